@@ -1,0 +1,78 @@
+# Helpers that every folder uses to declare programs and tests, so that backend handling
+# (which sources are compiled, in which language, with which labels) is written once.
+#
+#   kit_add_program(<name> HOST_SOURCES ... CPU_SOURCES ... GPU_SOURCES ... [LIBRARIES ...])
+#       A contest/benchmark executable in <build>/bin. HOST_SOURCES are always compiled (C++);
+#       the CPU backend adds CPU_SOURCES, a GPU backend adds GPU_SOURCES (kernel files, compiled
+#       as CUDA or HIP). Without GPU_SOURCES a GPU backend does not build the program at all:
+#       there are no placeholder kernels.
+#   kit_add_gpu_test(<name> SOURCES ... [LIBRARIES ...] [ARGS ...] [TIMEOUT s])
+#       A GPU test (label `gpu`), built only by GPU backends. It exits 77 to SKIP when no GPU is
+#       present (kit::test::skip_without_gpu()).
+#   kit_add_host_test(<name> SOURCES ... [LIBRARIES ...])
+#       A host unit test on GoogleTest, built when GoogleTest is found (label `host`).
+#   kit_gpu_sources(<files...>)
+#       Marks kernel files for the selected GPU language.
+
+include(CMakeParseArguments)
+
+find_package(GTest QUIET)
+if(GTest_FOUND)
+  message(STATUS "GoogleTest found: host unit tests enabled")
+else()
+  message(STATUS "GoogleTest not found: host unit tests are not built")
+endif()
+
+function(kit_gpu_sources)
+  if(KIT_GPU_LANGUAGE STREQUAL "HIP")
+    set_source_files_properties(${ARGN} PROPERTIES LANGUAGE HIP)
+  elseif(KIT_GPU_LANGUAGE STREQUAL "CUDA")
+    set_source_files_properties(${ARGN} PROPERTIES LANGUAGE CUDA)
+  endif()
+endfunction()
+
+function(kit_add_program name)
+  cmake_parse_arguments(P "" "" "HOST_SOURCES;CPU_SOURCES;GPU_SOURCES;LIBRARIES" ${ARGN})
+  set(sources ${P_HOST_SOURCES})
+  if(KIT_GPU)
+    if(NOT P_GPU_SOURCES)
+      message(STATUS "${name}: no GPU kernel yet, not built for ${KIT_BACKEND}")
+      return()
+    endif()
+    kit_gpu_sources(${P_GPU_SOURCES})
+    list(APPEND sources ${P_GPU_SOURCES})
+  else()
+    list(APPEND sources ${P_CPU_SOURCES})
+  endif()
+  add_executable(${name} ${sources})
+  target_link_libraries(${name} PRIVATE kit::common ${P_LIBRARIES})
+endfunction()
+
+function(kit_add_gpu_test name)
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBRARIES;ARGS" ${ARGN})
+  if(NOT KIT_GPU)
+    return()
+  endif()
+  kit_gpu_sources(${T_SOURCES})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE kit::common ${T_LIBRARIES})
+  add_test(NAME ${name} COMMAND ${name} ${T_ARGS})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  set_tests_properties(${name} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT ${T_TIMEOUT})
+endfunction()
+
+function(kit_add_host_test name)
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBRARIES" ${ARGN})
+  if(NOT GTest_FOUND)
+    return()
+  endif()
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE kit::common ${T_LIBRARIES} GTest::gtest_main)
+  add_test(NAME ${name} COMMAND ${name})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  set_tests_properties(${name} PROPERTIES LABELS host TIMEOUT ${T_TIMEOUT})
+endfunction()

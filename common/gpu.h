@@ -1,0 +1,308 @@
+// The kit's only vendor layer. Kernels and host code are written once in CUDA spelling
+// (cudaMalloc, __global__, atomicAdd, ...); on HIP the runtime names are mapped to hip* here.
+// Everything that differs between the vendors beyond a rename lives in this file too:
+// warp size, warp shuffles and ballots, lane masks, DPX/min3 helpers, spin-loop back-off,
+// acquire/release atomics, and the error checks.
+//
+// Rules for code above this layer: never assume a warp is 32 lanes (use KIT_WARP_SIZE in device
+// code, kit::gpu::device_warp_size() on the host); lane masks are kit::lane_mask_t (64-bit); never
+// call a *_sync intrinsic directly.
+#pragma once
+
+#if defined(__HIPCC__) || defined(__HIP__)
+#define KIT_HIP 1
+#include <hip/hip_runtime.h>
+#else
+#define KIT_CUDA 1
+#include <cuda/atomic>
+#include <cuda_runtime.h>
+#endif
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+// ---------------------------------------------------------------------------------------------
+// Runtime API: CUDA names, mapped to HIP.
+// ---------------------------------------------------------------------------------------------
+#if KIT_HIP
+#define cudaError_t hipError_t
+#define cudaSuccess hipSuccess
+#define cudaErrorNoDevice hipErrorNoDevice
+#define cudaErrorMemoryAllocation hipErrorOutOfMemory
+#define cudaGetErrorString hipGetErrorString
+#define cudaGetErrorName hipGetErrorName
+#define cudaGetLastError hipGetLastError
+#define cudaPeekAtLastError hipPeekAtLastError
+#define cudaGetDeviceCount hipGetDeviceCount
+#define cudaGetDevice hipGetDevice
+#define cudaSetDevice hipSetDevice
+#define cudaDeviceProp hipDeviceProp_t
+#define cudaGetDeviceProperties hipGetDeviceProperties
+#define cudaDeviceGetAttribute hipDeviceGetAttribute
+#define cudaDevAttrWarpSize hipDeviceAttributeWarpSize
+#define cudaDevAttrMultiProcessorCount hipDeviceAttributeMultiprocessorCount
+#define cudaDevAttrMaxSharedMemoryPerBlock hipDeviceAttributeMaxSharedMemoryPerBlock
+#define cudaDevAttrL2CacheSize hipDeviceAttributeL2CacheSize
+#define cudaDeviceSynchronize hipDeviceSynchronize
+#define cudaDeviceReset hipDeviceReset
+#define cudaFree hipFree
+#define cudaMalloc hipMalloc
+#define cudaMemGetInfo hipMemGetInfo
+#define cudaMemcpy hipMemcpy
+#define cudaMemcpyAsync hipMemcpyAsync
+#define cudaMemcpy2DAsync hipMemcpy2DAsync
+#define cudaMemset hipMemset
+#define cudaMemsetAsync hipMemsetAsync
+#define cudaMemcpyKind hipMemcpyKind
+#define cudaMemcpyHostToDevice hipMemcpyHostToDevice
+#define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define cudaMemcpyDeviceToDevice hipMemcpyDeviceToDevice
+#define cudaMemcpyDefault hipMemcpyDefault
+#define cudaMallocHost hipHostMalloc
+#define cudaFreeHost hipHostFree
+#define cudaHostRegister hipHostRegister
+#define cudaHostUnregister hipHostUnregister
+#define cudaHostRegisterDefault hipHostRegisterDefault
+#define cudaStream_t hipStream_t
+#define cudaStreamCreate hipStreamCreate
+#define cudaStreamCreateWithFlags hipStreamCreateWithFlags
+#define cudaStreamNonBlocking hipStreamNonBlocking
+#define cudaStreamDestroy hipStreamDestroy
+#define cudaStreamSynchronize hipStreamSynchronize
+#define cudaStreamWaitEvent hipStreamWaitEvent
+#define cudaEvent_t hipEvent_t
+#define cudaEventCreate hipEventCreate
+#define cudaEventCreateWithFlags hipEventCreateWithFlags
+#define cudaEventDisableTiming hipEventDisableTiming
+#define cudaEventDestroy hipEventDestroy
+#define cudaEventRecord hipEventRecord
+#define cudaEventSynchronize hipEventSynchronize
+#define cudaEventQuery hipEventQuery
+#define cudaEventElapsedTime hipEventElapsedTime
+#define cudaFuncSetAttribute hipFuncSetAttribute
+#define cudaFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
+#define cudaOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
+#define cudaLaunchCooperativeKernel hipLaunchCooperativeKernel
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// Warp size. KIT_WARP_SIZE is exact in device code (64 on CDNA/GCN, 32 on RDNA and NVIDIA). The
+// host pass of a HIP compile sees the default wavefront of the target family (64), so host code
+// must ask the device instead: kit::gpu::device_warp_size().
+// ---------------------------------------------------------------------------------------------
+#if KIT_HIP
+#if defined(__AMDGCN_WAVEFRONT_SIZE)
+#define KIT_WARP_SIZE __AMDGCN_WAVEFRONT_SIZE
+#else
+#define KIT_WARP_SIZE 64
+#endif
+#else
+#define KIT_WARP_SIZE 32
+#endif
+
+namespace kit {
+
+// A bit per lane of a warp; 64 bits so that wave64 fits.
+using lane_mask_t = std::uint64_t;
+
+constexpr int kMaxWarpSize = 64;
+
+// ---------------------------------------------------------------------------------------------
+// Warp-level intrinsics. All lanes of the warp must call them together (converged): the CUDA
+// versions use the full-warp mask, which is what the HIP ones imply.
+// ---------------------------------------------------------------------------------------------
+#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__)
+
+__device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x) % KIT_WARP_SIZE; }
+__device__ __forceinline__ int warp_id() { return static_cast<int>(threadIdx.x) / KIT_WARP_SIZE; }
+
+#if KIT_CUDA
+constexpr unsigned kFullWarp = 0xffffffffu;
+template <class T> __device__ __forceinline__ T warp_shfl(T v, int src_lane) {
+  return __shfl_sync(kFullWarp, v, src_lane);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_up(T v, unsigned delta) {
+  return __shfl_up_sync(kFullWarp, v, delta);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_down(T v, unsigned delta) {
+  return __shfl_down_sync(kFullWarp, v, delta);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_xor(T v, int lane_mask) {
+  return __shfl_xor_sync(kFullWarp, v, lane_mask);
+}
+__device__ __forceinline__ lane_mask_t warp_ballot(bool predicate) {
+  return static_cast<lane_mask_t>(__ballot_sync(kFullWarp, predicate));
+}
+__device__ __forceinline__ void warp_sync() { __syncwarp(); }
+#else
+// HIP's shuffles have no mask: a wavefront executes in lock-step, and inactive lanes read back
+// their own value. __ballot returns the full 64-bit exec-masked vote.
+template <class T> __device__ __forceinline__ T warp_shfl(T v, int src_lane) {
+  return __shfl(v, src_lane);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_up(T v, unsigned delta) {
+  return __shfl_up(v, delta);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_down(T v, unsigned delta) {
+  return __shfl_down(v, delta);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_xor(T v, int lane_mask) {
+  return __shfl_xor(v, lane_mask);
+}
+__device__ __forceinline__ lane_mask_t warp_ballot(bool predicate) {
+  return static_cast<lane_mask_t>(__ballot(predicate));
+}
+// A wavefront never diverges its lanes' progress, so ordering inside it needs only a compiler
+// barrier plus the LDS wait that __builtin_amdgcn_wave_barrier provides.
+__device__ __forceinline__ void warp_sync() { __builtin_amdgcn_wave_barrier(); }
+#endif
+
+__device__ __forceinline__ int lane_mask_popcount(lane_mask_t m) { return __popcll(m); }
+// Index of the highest set lane, -1 for an empty mask.
+__device__ __forceinline__ int lane_mask_highest(lane_mask_t m) {
+  return m ? 63 - __clzll(static_cast<long long>(m)) : -1;
+}
+// Lanes strictly below the calling lane.
+__device__ __forceinline__ lane_mask_t lane_mask_lt() {
+  return (lane_mask_t{1} << lane_id()) - 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Integer min-plus helpers (APSP inner loops).
+// ---------------------------------------------------------------------------------------------
+
+// min(a + b, c). On sm_90+ this is one DPX instruction (VIADDMNMX); older NVIDIA GPUs get the
+// intrinsic's emulation, AMD the two-instruction form.
+__device__ __forceinline__ int gpu_add_min(int a, int b, int c) {
+#if KIT_CUDA
+  return __viaddmin_s32(a, b, c);
+#else
+  return min(a + b, c);
+#endif
+}
+
+// min(a, b, c). NVIDIA sm_90 has a DPX 3-way min; on AMD the compiler folds the nested min into
+// v_min3_i32 (checked in the gfx908 ISA), which lets two k steps share one instruction.
+__device__ __forceinline__ int gpu_min3(int a, int b, int c) {
+#if KIT_CUDA
+  return __vimin3_s32(a, b, c);
+#else
+  return min(min(a, b), c);
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spin loops and inter-block communication.
+// ---------------------------------------------------------------------------------------------
+
+// Back-off hint for spin-wait loops. Some early MI100 firmware is known to hang when a wave
+// spins on a global flag without ever yielding its SIMD; s_sleep lets the other waves (including
+// the one that will write the flag) issue. About 64 clocks on AMD, 100 ns on NVIDIA.
+__device__ __forceinline__ void gpu_sleep_hint() {
+#if KIT_CUDA
+  __nanosleep(100);
+#else
+  __builtin_amdgcn_s_sleep(1);
+#endif
+}
+
+// Device-scope acquire load / release store of a 64-bit word, for flag-and-value protocols
+// between blocks (decoupled look-back). Release orders every earlier write of the calling thread
+// before the store; acquire orders every later read after the load.
+__device__ __forceinline__ std::uint64_t gpu_load_acquire(const std::uint64_t* p) {
+#if KIT_CUDA
+  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*const_cast<std::uint64_t*>(p));
+  return ref.load(cuda::memory_order_acquire);
+#else
+  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+__device__ __forceinline__ void gpu_store_release(std::uint64_t* p, std::uint64_t v) {
+#if KIT_CUDA
+  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*p);
+  ref.store(v, cuda::memory_order_release);
+#else
+  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+// Relaxed device-scope load: observes other blocks' stores without ordering anything else.
+__device__ __forceinline__ std::uint64_t gpu_load_relaxed(const std::uint64_t* p) {
+#if KIT_CUDA
+  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*const_cast<std::uint64_t*>(p));
+  return ref.load(cuda::memory_order_relaxed);
+#else
+  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+
+#endif // device compilation
+
+// ---------------------------------------------------------------------------------------------
+// Error checks: print the failing call, where it was made and the runtime's message, then exit.
+// ---------------------------------------------------------------------------------------------
+namespace gpu {
+
+#if KIT_CUDA
+constexpr const char* kRuntimeName = "CUDA";
+#else
+constexpr const char* kRuntimeName = "HIP";
+#endif
+
+// Exit status of a program stopped by a GPU runtime error (bad input uses 2).
+constexpr int kGpuFailureExitCode = 3;
+
+[[noreturn]] inline void fail(cudaError_t err, const char* call, const char* file, int line) {
+  std::fprintf(stderr, "%s error: %s failed at %s:%d: %s (%s)\n", kRuntimeName, call, file, line,
+               cudaGetErrorString(err), cudaGetErrorName(err));
+  std::exit(kGpuFailureExitCode);
+}
+
+inline void check(cudaError_t err, const char* call, const char* file, int line) {
+  if (err != cudaSuccess)
+    fail(err, call, file, line);
+}
+
+// True when a GPU can be used; otherwise `why` receives the runtime's reason (no device, no
+// driver, ...). Used by tests to SKIP and by programs to choose a path.
+inline bool device_available(const char** why = nullptr) {
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError(); // clear the sticky error so later calls start clean
+    if (why)
+      *why = cudaGetErrorString(err);
+    return false;
+  }
+  if (count == 0) {
+    if (why)
+      *why = "no GPU device found";
+    return false;
+  }
+  return true;
+}
+
+// Lanes per warp of the current device (32 on NVIDIA and RDNA, 64 on CDNA/GCN).
+inline int device_warp_size() {
+  int device = 0, warp = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
+  check(cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, device), "cudaDeviceGetAttribute",
+        __FILE__, __LINE__);
+  return warp;
+}
+
+inline int device_multiprocessors() {
+  int device = 0, sms = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+        "cudaDeviceGetAttribute", __FILE__, __LINE__);
+  return sms;
+}
+
+} // namespace gpu
+} // namespace kit
+
+#define GPU_CHECK(call) ::kit::gpu::check((call), #call, __FILE__, __LINE__)
+// After a kernel launch: reports bad launch configurations (and, asynchronously, earlier faults).
+#define GPU_CHECK_LAUNCH(kernel_name)                                                              \
+  ::kit::gpu::check(cudaGetLastError(), "launch of " kernel_name, __FILE__, __LINE__)

@@ -1,0 +1,162 @@
+// Every gpu.h device primitive against a CPU model: warp size, lane ids, the four shuffles,
+// ballot and lane-mask helpers, gpu_add_min / gpu_min3 (including the APSP infinity), the spin
+// back-off hint and acquire/release message passing between two blocks.
+#include "gpu.h"
+#include "test_support.h"
+
+#include <algorithm>
+#include <random>
+
+namespace {
+
+constexpr int kUpDelta = 3, kDownDelta = 5, kXorMask = 6;
+constexpr int kInf = (1 << 30) - 1;
+
+enum Field { kLane, kWarp, kUp, kDown, kXor, kIdx, kBallotLo, kBallotHi, kPopcount, kHighest,
+             kRank, kAddMin, kMin3, kFields };
+const char* const kFieldNames[kFields] = {"lane_id",  "warp_id",        "warp_shfl_up",
+                                          "warp_shfl_down", "warp_shfl_xor", "warp_shfl",
+                                          "ballot low word", "ballot high word",
+                                          "lane_mask_popcount", "lane_mask_highest",
+                                          "lane_mask_lt rank", "gpu_add_min", "gpu_min3"};
+
+__global__ void warp_size_kernel(int* out) { *out = KIT_WARP_SIZE; }
+
+__global__ void primitives_kernel(const int* in, const int* a, const int* b, const int* c,
+                                  int* out, size_t total) {
+  const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int v = in[i];
+  const int lane = kit::lane_id();
+  out[kLane * total + i] = lane;
+  out[kWarp * total + i] = kit::warp_id();
+  out[kUp * total + i] = kit::warp_shfl_up(v, kUpDelta);
+  out[kDown * total + i] = kit::warp_shfl_down(v, kDownDelta);
+  out[kXor * total + i] = kit::warp_shfl_xor(v, kXorMask);
+  out[kIdx * total + i] = kit::warp_shfl(v, (lane * 7 + 3) % KIT_WARP_SIZE);
+  const kit::lane_mask_t mask = kit::warp_ballot(v & 1);
+  out[kBallotLo * total + i] = static_cast<int>(mask & 0xffffffffu);
+  out[kBallotHi * total + i] = static_cast<int>(mask >> 32);
+  out[kPopcount * total + i] = kit::lane_mask_popcount(mask);
+  out[kHighest * total + i] = kit::lane_mask_highest(mask);
+  out[kRank * total + i] = kit::lane_mask_popcount(mask & kit::lane_mask_lt());
+  out[kAddMin * total + i] = kit::gpu_add_min(a[i], b[i], c[i]);
+  out[kMin3 * total + i] = kit::gpu_min3(a[i], b[i], c[i]);
+}
+
+// Block 1 waits for block 0's flag with acquire loads and the back-off hint, then reads the
+// payload block 0 wrote before its release store. Any stale read shows up as a wrong payload.
+__global__ void message_passing_kernel(std::uint64_t* flag, int* payload, int* seen, int n) {
+  if (blockIdx.x == 0) {
+    for (int j = threadIdx.x; j < n; j += blockDim.x)
+      payload[j] = 3 * j + 1;
+    __syncthreads();
+    if (threadIdx.x == 0)
+      kit::gpu_store_release(flag, 0x1234567890ull);
+  } else {
+    if (threadIdx.x == 0) {
+      while (kit::gpu_load_acquire(flag) != 0x1234567890ull)
+        kit::gpu_sleep_hint();
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j < n; j += blockDim.x)
+      seen[j] = payload[j];
+    if (threadIdx.x == 0)
+      seen[n] = static_cast<int>(kit::gpu_load_relaxed(flag) & 0xffff);
+  }
+}
+
+void model(const std::vector<int>& in, const std::vector<int>& a, const std::vector<int>& b,
+           const std::vector<int>& c, int warp, std::vector<int>& want) {
+  const size_t total = in.size();
+  for (size_t base = 0; base < total; base += warp) {
+    std::uint64_t mask = 0;
+    for (int l = 0; l < warp; ++l)
+      if (in[base + l] & 1)
+        mask |= std::uint64_t{1} << l;
+    for (int l = 0; l < warp; ++l) {
+      const size_t i = base + l;
+      want[kLane * total + i] = l;
+      want[kUp * total + i] = l >= kUpDelta ? in[i - kUpDelta] : in[i];
+      want[kDown * total + i] = l + kDownDelta < warp ? in[i + kDownDelta] : in[i];
+      want[kXor * total + i] = in[base + (l ^ kXorMask)];
+      want[kIdx * total + i] = in[base + (l * 7 + 3) % warp];
+      want[kBallotLo * total + i] = static_cast<int>(mask & 0xffffffffu);
+      want[kBallotHi * total + i] = static_cast<int>(mask >> 32);
+      want[kPopcount * total + i] = __builtin_popcountll(mask);
+      want[kHighest * total + i] = mask ? 63 - __builtin_clzll(mask) : -1;
+      want[kRank * total + i] = __builtin_popcountll(mask & ((std::uint64_t{1} << l) - 1));
+      want[kAddMin * total + i] = std::min(a[i] + b[i], c[i]);
+      want[kMin3 * total + i] = std::min({a[i], b[i], c[i]});
+    }
+  }
+}
+
+} // namespace
+
+int main() {
+  kit::test::skip_without_gpu("gpu_primitives_test");
+  kit::test::Checker check;
+  const int warp = kit::gpu::device_warp_size();
+
+  kit::test::DeviceBuffer<int> d_warp(1);
+  warp_size_kernel<<<1, 1>>>(d_warp.get());
+  GPU_CHECK_LAUNCH("warp_size_kernel");
+  check.expect(d_warp.download()[0] == warp, "KIT_WARP_SIZE equals the device's warp size");
+  std::printf("device warp size %d\n", warp);
+
+  std::mt19937 rng(7);
+  for (int block : {64, 256, 1024}) {
+    const size_t total = static_cast<size_t>(block) * 3;
+    std::vector<int> in(total), a(total), b(total), c(total);
+    std::uniform_int_distribution<int> any(-(1 << 20), 1 << 20), weight(0, 1000);
+    for (size_t i = 0; i < total; ++i) {
+      in[i] = any(rng);
+      // Distances as APSP sees them: sometimes infinite, so INF + INF must not overflow.
+      a[i] = i % 5 == 0 ? kInf : weight(rng) * 40;
+      b[i] = i % 7 == 0 ? kInf : weight(rng) * 40;
+      c[i] = i % 3 == 0 ? kInf : weight(rng) * 40;
+    }
+    // All-set and all-clear ballots in the first two warps.
+    for (int l = 0; l < warp; ++l) {
+      in[l] |= 1;
+      in[warp + l] &= ~1;
+    }
+    kit::test::DeviceBuffer<int> d_in(total), d_a(total), d_b(total), d_c(total);
+    kit::test::DeviceBuffer<int> d_out(kFields * total);
+    d_in.upload(in);
+    d_a.upload(a);
+    d_b.upload(b);
+    d_c.upload(c);
+    primitives_kernel<<<3, block>>>(d_in.get(), d_a.get(), d_b.get(), d_c.get(), d_out.get(),
+                                    total);
+    GPU_CHECK_LAUNCH("primitives_kernel");
+    std::vector<int> got = d_out.download(), want(kFields * total);
+    model(in, a, b, c, warp, want);
+    for (size_t i = 0; i < total; ++i)
+      want[kWarp * total + i] = static_cast<int>(i % block) / warp;
+    for (int f = 0; f < kFields; ++f) {
+      char what[96];
+      std::snprintf(what, sizeof what, "%s (block %d)", kFieldNames[f], block);
+      check.expect_equal(std::vector<int>(got.begin() + f * total, got.begin() + (f + 1) * total),
+                         std::vector<int>(want.begin() + f * total,
+                                          want.begin() + (f + 1) * total),
+                         what);
+    }
+  }
+
+  const int payload_size = 4096;
+  for (int round = 0; round < 20; ++round) {
+    kit::test::DeviceBuffer<std::uint64_t> d_flag(1);
+    kit::test::DeviceBuffer<int> d_payload(payload_size), d_seen(payload_size + 1);
+    GPU_CHECK(cudaMemset(d_flag.get(), 0, sizeof(std::uint64_t)));
+    message_passing_kernel<<<2, 256>>>(d_flag.get(), d_payload.get(), d_seen.get(),
+                                       payload_size);
+    GPU_CHECK_LAUNCH("message_passing_kernel");
+    std::vector<int> want(payload_size + 1);
+    for (int j = 0; j < payload_size; ++j)
+      want[j] = 3 * j + 1;
+    want[payload_size] = 0x7890;
+    check.expect_equal(d_seen.download(), want, "acquire/release message passing");
+  }
+  return check.finish("gpu_primitives_test");
+}
