@@ -1,0 +1,25 @@
+// apsp: the graph as read from the input, and how results leave a solver.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+struct Edge {
+  int src;
+  int dst;
+  int weight;
+};
+
+struct Graph {
+  int vertices = 0;
+  std::vector<Edge> edges; // may hold duplicate (src, dst) pairs: the smallest weight counts
+};
+
+// Distance of an unreachable vertex: 2^30 - 1, so that INF + INF still fits in int32.
+constexpr int kApspInf = 1073741823;
+
+// Receives the distance matrix in row blocks, in increasing row order, each block `row_count`
+// full rows of `vertices` ints (row = source vertex). Solvers call it as rows become final so
+// that output formatting overlaps the rest of the computation and the copy-back.
+using RowBlockSink = std::function<void(int first_row, int row_count, const int* rows)>;

@@ -1,0 +1,5 @@
+// prefix_sum: the contest's entry point (HOST pointers). The CPU backend implements it with the
+// reference (solve_cpu.cpp), the GPU backends with the kernel (kernel.cu).
+#pragma once
+
+extern "C" void solve(const int* input, int* output, int N);
