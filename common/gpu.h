@@ -9,7 +9,10 @@
 // call a *_sync intrinsic directly.
 #pragma once
 
-#if defined(__HIPCC__) || defined(__HIP__)
+// KIT_BACKEND_HIP comes from the build (kit::backend) so that plain C++ host files compiled by
+// g++ also pick HIP; the other macros cover hipcc/clang compiles such as the exported folders.
+#if defined(KIT_BACKEND_HIP) || defined(__HIPCC__) || defined(__HIP__) ||                          \
+    defined(__HIP_PLATFORM_AMD__)
 #define KIT_HIP 1
 #include <hip/hip_runtime.h>
 #else
