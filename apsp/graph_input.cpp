@@ -1,0 +1,60 @@
+#include "graph_input.h"
+
+#include "text_parse.h"
+
+#include <string>
+
+namespace apsp {
+namespace {
+
+// Token 3e + f of the edge list is field f of edge e; each field has its own valid range.
+struct EdgeFieldConsumer {
+  Edge *edges;
+  std::size_t edge_count;
+  int vertices;
+
+  bool accept(std::size_t index, int value) const {
+    Edge &edge = edges[index / 3];
+    switch (index % 3) {
+    case 0:
+      edge.src = value;
+      return value >= 0 && value < vertices;
+    case 1:
+      edge.dst = value;
+      return value >= 0 && value < vertices;
+    default:
+      edge.weight = value;
+      return value >= 0 && value <= kApspMaxWeight;
+    }
+  }
+  std::string item(std::size_t index) const {
+    static const char *const kField[] = {"source vertex", "destination vertex", "weight"};
+    return "the " + std::string(kField[index % 3]) + " of edge " + std::to_string(index / 3 + 1) +
+           " of " + std::to_string(edge_count);
+  }
+  std::string expected(std::size_t index) const {
+    if (index % 3 == 2)
+      return "a weight in [0, " + std::to_string(kApspMaxWeight) + "]";
+    return "a vertex id in [0, " + std::to_string(vertices) + ")";
+  }
+};
+
+} // namespace
+
+Graph read_graph(const char *text, const char *end, kit::ThreadPool &pool,
+                 std::size_t chunk_count) {
+  const char *cursor = text;
+  const auto vertices =
+      kit::io::parse_header_integer(text, end, &cursor, "the vertex count V", 1, kApspMaxVertices);
+  const auto edge_count = kit::io::parse_header_integer(text, end, &cursor, "the edge count E", 0,
+                                                        vertices * (vertices - 1));
+  Graph graph;
+  graph.vertices = static_cast<int>(vertices);
+  graph.edges.resize(static_cast<std::size_t>(edge_count));
+  EdgeFieldConsumer consumer{graph.edges.data(), graph.edges.size(), graph.vertices};
+  kit::io::parse_values<kit::io::Int32Values>(text, cursor, end, 3 * graph.edges.size(),
+                                              "edge number", consumer, pool, chunk_count);
+  return graph;
+}
+
+} // namespace apsp

@@ -1,0 +1,16 @@
+// Reading an apsp input ("V E", then E lines "src dst w") into a Graph, in parallel.
+#pragma once
+
+#include "graph.h"
+#include "threads.h"
+
+namespace apsp {
+
+// Parses the whole text [text, end). Throws kit::io::InputError for: V or E not an integer, V
+// outside [1, kApspMaxVertices], E outside [0, V*(V-1)], fewer or more than 3E numbers, a
+// non-numeric token, a vertex id outside [0, V), a weight outside [0, kApspMaxWeight].
+// Duplicate (src, dst) pairs and self-loops are kept (the solvers use the smallest weight).
+Graph read_graph(const char *text, const char *end, kit::ThreadPool &pool,
+                 std::size_t chunk_count = 0);
+
+} // namespace apsp

@@ -1,0 +1,32 @@
+// apsp: `./apsp <input_file>` prints the V x V shortest-path distance matrix of a directed graph,
+// one line per source vertex, 1073741823 for unreachable pairs.
+#include "contest_program.h"
+#include "graph_input.h"
+#include "solve.h"
+#include "text_format.h"
+#include "text_writer.h"
+
+#include <unistd.h>
+
+int main(int argc, char **argv) {
+  return kit::io::run_contest_program(argc, argv, [](const kit::io::MappedFile &file) {
+    kit::ThreadPool &pool = kit::default_pool();
+    const Graph graph = apsp::read_graph(file.data(), file.end(), pool);
+    kit::io::OrderedWriter writer(STDOUT_FILENO, pool);
+    const std::size_t v = static_cast<std::size_t>(graph.vertices);
+    apsp_solve(graph, [&](int first_row, int row_count, const int *rows) {
+      (void)first_row; // rows arrive in order, so the output position is implied
+      writer.write_items(static_cast<std::size_t>(row_count), v * (kit::io::kMaxInt32Chars + 1),
+                         [&](std::size_t first, std::size_t last, char *out) {
+                           for (std::size_t r = first; r < last; ++r) {
+                             const int *row = rows + r * v;
+                             for (std::size_t j = 0; j < v; ++j) {
+                               out = kit::io::format_int32(out, row[j]);
+                               *out++ = j + 1 < v ? ' ' : '\n';
+                             }
+                           }
+                           return out;
+                         });
+    });
+  });
+}

@@ -1,0 +1,61 @@
+// The whole of a "N, then N numbers in, N numbers out" contest program (prefix_sum, softmax):
+// read the header and the values in parallel, call the contest's solve(), write one line.
+#pragma once
+
+#include "contest_program.h"
+#include "text_parse.h"
+#include "text_writer.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unistd.h>
+
+namespace kit::io {
+
+// How a program reads, solves and prints its values.
+template <class Kind> struct ValuesProgram {
+  using T = typename Kind::value_type;
+  std::int64_t max_count; // the contest's limit on N
+  void (*solve)(const T *input, T *output, int n);
+  char *(*format)(char *out, T value);
+  int max_value_chars; // longest formatted value
+};
+
+// Writes the values like the official skeleton: each one followed by a space, then a newline.
+template <class T, class Format>
+void write_values_line(OrderedWriter &writer, const T *values, std::size_t count, int max_chars,
+                       Format format) {
+  writer.write_items(count, static_cast<std::size_t>(max_chars) + 2,
+                     [&](std::size_t first, std::size_t last, char *out) {
+                       for (std::size_t i = first; i < last; ++i) {
+                         out = format(out, values[i]);
+                         *out++ = ' ';
+                       }
+                       if (last == count)
+                         *out++ = '\n';
+                       return out;
+                     });
+}
+
+template <class Kind>
+int run_values_program(int argc, char **argv, const ValuesProgram<Kind> &program) {
+  using T = typename Kind::value_type;
+  return run_contest_program(argc, argv, [&](const MappedFile &file) {
+    ThreadPool &pool = default_pool();
+    const char *cursor = file.data();
+    const std::size_t n = static_cast<std::size_t>(parse_header_integer(
+        file.data(), file.end(), &cursor, "the value count N", 1, program.max_count));
+    // Uninitialised on purpose: the parse threads touch (and so place) the pages first.
+    std::unique_ptr<T[]> input(new T[n]);
+    StoreInto<T> store{input.get(), n};
+    parse_values<Kind>(file.data(), cursor, file.end(), n, "value", store, pool);
+    std::unique_ptr<T[]> output(new T[n]);
+    program.solve(input.get(), output.get(), static_cast<int>(n));
+    input.reset();
+    OrderedWriter writer(STDOUT_FILENO, pool);
+    write_values_line(writer, output.get(), n, program.max_value_chars, program.format);
+  });
+}
+
+} // namespace kit::io

@@ -1,0 +1,14 @@
+// prefix_sum: `./prefix_sum <input_file>` prints the inclusive scan of N int32 values (two's
+// complement wrap-around), one line, like the official skeleton.
+#include "solve.h"
+#include "text_format.h"
+#include "values_program.h"
+
+int main(int argc, char **argv) {
+  kit::io::ValuesProgram<kit::io::Int32Values> program;
+  program.max_count = 1000000000; // N <= 1e9 (CONTEST.md)
+  program.solve = solve;
+  program.format = kit::io::format_int32;
+  program.max_value_chars = kit::io::kMaxInt32Chars;
+  return kit::io::run_values_program(argc, argv, program);
+}
