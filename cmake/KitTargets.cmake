@@ -33,6 +33,12 @@ endfunction()
 
 function(kit_add_program name)
   cmake_parse_arguments(P "" "" "HOST_SOURCES;CPU_SOURCES;GPU_SOURCES;LIBRARIES" ${ARGN})
+  # The submission exporter (cmake/KitExport.cmake) inlines what a program is made of; record it
+  # on every backend, before the GPU-without-kernel early return below.
+  if(COMMAND _kit_export_record_program)
+    _kit_export_record_program(${name} "${CMAKE_CURRENT_SOURCE_DIR}" "${P_HOST_SOURCES}"
+                               "${P_CPU_SOURCES}" "${P_GPU_SOURCES}" "${P_LIBRARIES}")
+  endif()
   set(sources ${P_HOST_SOURCES})
   if(KIT_GPU)
     if(NOT P_GPU_SOURCES)

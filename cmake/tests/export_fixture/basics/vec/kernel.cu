@@ -1,0 +1,6 @@
+#include "gpu.h"
+
+extern "C" void solve(const float *a, float *b, int n) {
+  for (int i = 0; i < n; ++i)
+    b[i] = static_cast<float>(fixture_vendor_twice(static_cast<int>(a[i])));
+}

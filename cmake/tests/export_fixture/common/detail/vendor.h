@@ -1,0 +1,3 @@
+#pragma once
+
+inline int fixture_vendor_value(int v) { return v + 1; }

@@ -1,0 +1,19 @@
+// Includes types.h before solve.h (main.h then repeats it under the same guard) and a header
+// first seen inside a false #if, which must still be inlined for the unconditional include.
+#include "solve.h"
+#include "text.h"
+#include "types.h"
+#if FIXTURE_NEVER_DEFINED
+#include "only_if.h"
+#endif
+#include <only_if.h>
+/* a commented-out include must stay as it is:
+#include "does_not_exist.h"
+*/
+#include <cstdio>
+
+int main() {
+  FixturePair pair{FIXTURE_OFFSET, kFixtureOnlyIf};
+  std::printf("%s\n", fixture_format(solve(&pair)).c_str());
+  return 0;
+}

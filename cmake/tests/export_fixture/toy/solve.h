@@ -1,0 +1,6 @@
+// The toy problem's entry point: exported as main.h.
+#pragma once
+
+#include "types.h"
+
+extern "C" int solve(const FixturePair *pair);

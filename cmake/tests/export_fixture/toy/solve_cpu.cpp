@@ -1,0 +1,3 @@
+#include "solve.h"
+
+extern "C" int solve(const FixturePair *pair) { return -1; }

@@ -1,0 +1,6 @@
+#pragma once
+
+struct FixturePair {
+  int first;
+  int second;
+};

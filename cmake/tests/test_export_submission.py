@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Unit tests of cmake/export_submission.py on a small fixture tree (export_fixture/).
+
+The fixture has a contest-style program `toy` (main.cpp, a library source, a kernel, solve.h
+including another header, a compile definition, a header first included inside a false #if) and
+a LeetGPU-style basics/vec/kernel.cu. The exported files are compiled and run with the host C++
+compiler (the fixture's "kernels" are plain C++), through the generated Makefile, so an inlining
+mistake (a missing or duplicated definition) fails the test.
+Run: python3 cmake/tests/test_export_submission.py
+"""
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import export_submission  # noqa: E402
+
+FIXTURE = os.path.join(HERE, "export_fixture")
+CXX = shutil.which("g++") or shutil.which("c++") or shutil.which("clang++")
+
+
+def toy_program(root, **overrides):
+    program = {
+        "name": "toy",
+        "source_dir": os.path.join(root, "toy"),
+        "built": 1,
+        "host_sources": [os.path.join(root, "toy", "main.cpp")],
+        "cpu_sources": [os.path.join(root, "toy", "solve_cpu.cpp")],
+        "gpu_sources": [os.path.join(root, "toy", "kernel.cu")],
+        "library_sources": [os.path.join(root, "common", "text.cpp")],
+        "include_dirs": [os.path.join(root, "common")],
+        "compile_definitions": ["KIT_BACKEND_CPU=1", "FIXTURE_OFFSET=3", "$<$<CONFIG:Debug>:X>"],
+        "link_libraries": [],
+    }
+    program.update(overrides)
+    return program
+
+
+class ExportTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="kit-export-test-")
+        self.root = os.path.join(self.tmp, "src")
+        shutil.copytree(FIXTURE, self.root)
+        self.out = os.path.join(self.tmp, "submission")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def run_export(self, programs=None, extra_args=()):
+        manifest = {
+            "version": 1,
+            "source_root": self.root,
+            "backend": "CPU",
+            "common_include_dirs": [os.path.join(self.root, "common")],
+            "programs": programs if programs is not None else [toy_program(self.root)],
+        }
+        path = os.path.join(self.tmp, "kit_programs.json")
+        with open(path, "w") as f:
+            json.dump(manifest, f)
+        stdout, stderr = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            rc = export_submission.main(["--manifest", path, "--out", self.out, *extra_args])
+        return rc, stdout.getvalue(), stderr.getvalue()
+
+    def read(self, *parts):
+        with open(os.path.join(self.out, *parts)) as f:
+            return f.read()
+
+    def test_contest_folder_has_the_four_files_and_no_project_includes(self):
+        rc, out, err = self.run_export()
+        self.assertEqual(rc, 0, err)
+        folder = os.path.join(self.out, "hip_programming_contest", "toy")
+        self.assertEqual(
+            sorted(os.listdir(folder)), ["Makefile", "kernel.hip", "main.cpp", "main.h"]
+        )
+        for name in ("main.cpp", "kernel.hip", "main.h"):
+            text = self.read("hip_programming_contest", "toy", name)
+            self.assertNotIn("#pragma once", text, name)
+            quoted = [l for l in text.splitlines() if l.lstrip().startswith('#include "')]
+            expected = {
+                "main.h": [],
+                "kernel.hip": ['#include "main.h"'],
+                # the second one sits inside a /* */ comment of toy/main.cpp
+                "main.cpp": ['#include "main.h"', '#include "does_not_exist.h"'],
+            }
+            self.assertEqual(quoted, expected[name], name)
+        self.assertIn("contest: toy ->", out)
+
+    def test_exported_files_compile_and_run_through_the_makefile(self):
+        if not CXX or not shutil.which("make"):
+            self.skipTest("no C++ compiler or make")
+        rc, _, err = self.run_export()
+        self.assertEqual(rc, 0, err)
+        folder = os.path.join(self.out, "hip_programming_contest", "toy")
+        build = subprocess.run(
+            ["make", f"HIPCC={CXX} -x c++"], cwd=folder, capture_output=True, text=True
+        )
+        self.assertEqual(build.returncode, 0, build.stdout + build.stderr)
+        run = subprocess.run(["./toy"], cwd=folder, capture_output=True, text=True)
+        # solve = 2 * (FIXTURE_OFFSET + 1) + kFixtureOnlyIf = 2 * 4 + 7
+        self.assertEqual(run.stdout, "value=15\n")
+        clean = subprocess.run(["make", "clean"], cwd=folder, capture_output=True, text=True)
+        self.assertEqual(clean.returncode, 0)
+        self.assertFalse(os.path.exists(os.path.join(folder, "toy")))
+
+    def test_makefile_offload_arch_is_optional(self):
+        rc, _, err = self.run_export()
+        self.assertEqual(rc, 0, err)
+        folder = os.path.join(self.out, "hip_programming_contest", "toy")
+        plain = subprocess.run(["make", "-n"], cwd=folder, capture_output=True, text=True).stdout
+        self.assertIn("hipcc", plain)
+        self.assertNotIn("--offload-arch", plain)
+        cross = subprocess.run(
+            ["make", "-n", "OFFLOAD_ARCH=gfx908", "HIPFLAGS=--rocm-path=/usr"],
+            cwd=folder, capture_output=True, text=True,
+        ).stdout
+        self.assertIn("--offload-arch=gfx908 --rocm-path=/usr main.cpp kernel.hip -o toy", cross)
+
+    def test_headers_are_inlined_once_unless_first_seen_under_an_if(self):
+        self.run_export()
+        main_cpp = self.read("hip_programming_contest", "toy", "main.cpp")
+        kernel = self.read("hip_programming_contest", "toy", "kernel.hip")
+        # types.h: once in main.cpp (before main.h); solve.h never (main.h stands for it).
+        self.assertEqual(main_cpp.count("// ---- begin toy/types.h"), 1)
+        self.assertNotIn("begin toy/solve.h", main_cpp)
+        # gpu.h reached from text.cpp only: once, with its nested header.
+        self.assertEqual(main_cpp.count("// ---- begin common/gpu.h"), 1)
+        self.assertEqual(main_cpp.count("// ---- begin common/detail/vendor.h"), 1)
+        # only_if.h: under the #if, then again (guarded) for the unconditional angle include.
+        self.assertEqual(main_cpp.count("// ---- begin common/only_if.h"), 2)
+        self.assertIn('#include "does_not_exist.h"', main_cpp)  # inside a comment: untouched
+        self.assertIn("#include <cstdio>", main_cpp)
+        self.assertEqual(kernel.count("// ---- begin common/gpu.h"), 1)
+        self.assertIn('#include "main.h"', kernel)
+
+    def test_definitions_pin_the_backend_to_hip_and_keep_the_program_options(self):
+        self.run_export()
+        for name in ("main.cpp", "kernel.hip"):
+            text = self.read("hip_programming_contest", "toy", name)
+            self.assertIn("#define KIT_BACKEND_HIP 1", text)
+            self.assertIn("#define FIXTURE_OFFSET 3", text)
+            self.assertNotIn("KIT_BACKEND_CPU", text)
+            self.assertNotIn("$<", text)
+
+    def test_main_h_is_the_solve_header_with_its_includes(self):
+        self.run_export()
+        main_h = self.read("hip_programming_contest", "toy", "main.h")
+        self.assertIn('extern "C" int solve(const FixturePair* pair);', main_h)
+        self.assertIn("struct FixturePair", main_h)
+        self.assertIn("#ifndef KIT_INLINED_TOY_TYPES_H", main_h)
+
+    def test_program_without_gpu_sources_is_not_exported(self):
+        rc, out, err = self.run_export([toy_program(self.root, gpu_sources=[])])
+        self.assertEqual(rc, 0, err)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "hip_programming_contest", "toy")))
+        self.assertIn("toy skipped (no GPU kernel", out)
+
+    def test_leetgpu_file_is_one_self_contained_file(self):
+        if not CXX:
+            self.skipTest("no C++ compiler")
+        rc, out, err = self.run_export()
+        self.assertEqual(rc, 0, err)
+        path = os.path.join(self.out, "leetgpu", "vec.cu")
+        text = self.read("leetgpu", "vec.cu")
+        self.assertNotIn('#include "', text)
+        self.assertIn('extern "C" void solve(const float* a, float* b, int n)', text)
+        compile_ = subprocess.run(
+            [CXX, "-x", "c++", "-std=c++17", "-c", path, "-o", os.path.join(self.tmp, "vec.o")],
+            capture_output=True, text=True,
+        )
+        self.assertEqual(compile_.returncode, 0, compile_.stderr)
+
+    def test_leetgpu_kernel_without_solve_is_an_error(self):
+        os.makedirs(os.path.join(self.root, "basics", "nosolve"))
+        with open(os.path.join(self.root, "basics", "nosolve", "kernel.cu"), "w") as f:
+            f.write('#include "gpu.h"\nvoid helper() {}\n')
+        rc, _, err = self.run_export()
+        self.assertEqual(rc, 2)
+        self.assertIn("nosolve/kernel.cu", err)
+        self.assertIn('no extern "C" void solve', err)
+
+    def test_unresolved_quoted_include_names_the_file_and_line(self):
+        with open(os.path.join(self.root, "toy", "kernel.cu"), "a") as f:
+            f.write('#include "missing_header.h"\n')
+        rc, _, err = self.run_export()
+        self.assertEqual(rc, 2)
+        self.assertIn("toy/kernel.cu:7:", err)
+        self.assertIn('"missing_header.h" not found', err)
+        self.assertEqual(len(err.strip().splitlines()), 1)
+
+    def test_include_cycle_terminates(self):
+        with open(os.path.join(self.root, "common", "detail", "vendor.h"), "a") as f:
+            f.write('#include "../gpu.h"\n')
+        rc, _, err = self.run_export()
+        self.assertEqual(rc, 0, err)
+        self.assertIn("inlined above", self.read("hip_programming_contest", "toy", "kernel.hip"))
+
+    def test_refuses_to_clear_a_folder_it_did_not_create(self):
+        os.makedirs(self.out)
+        with open(os.path.join(self.out, "precious.txt"), "w") as f:
+            f.write("keep me\n")
+        rc, _, err = self.run_export()
+        self.assertEqual(rc, 2)
+        self.assertIn("was not created by the exporter", err)
+        self.assertTrue(os.path.exists(os.path.join(self.out, "precious.txt")))
+
+    def test_reexport_removes_stale_problems(self):
+        self.assertEqual(self.run_export()[0], 0)
+        stale = os.path.join(self.out, "hip_programming_contest", "gone")
+        os.makedirs(stale)
+        self.assertEqual(self.run_export()[0], 0)
+        self.assertFalse(os.path.exists(stale))
+        self.assertTrue(os.path.isdir(os.path.join(self.out, "hip_programming_contest", "toy")))
+
+    def test_bad_manifest_is_reported(self):
+        path = os.path.join(self.tmp, "broken.json")
+        with open(path, "w") as f:
+            f.write("{ not json")
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            rc = export_submission.main(["--manifest", path, "--out", self.out])
+        self.assertEqual(rc, 2)
+        self.assertIn("broken.json: line 1: invalid JSON", stderr.getvalue())
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
