@@ -153,7 +153,7 @@ class ExportTest(unittest.TestCase):
     def test_main_h_is_the_solve_header_with_its_includes(self):
         self.run_export()
         main_h = self.read("hip_programming_contest", "toy", "main.h")
-        self.assertIn('extern "C" int solve(const FixturePair* pair);', main_h)
+        self.assertIn('extern "C" int solve(const FixturePair *pair);', main_h)
         self.assertIn("struct FixturePair", main_h)
         self.assertIn("#ifndef KIT_INLINED_TOY_TYPES_H", main_h)
 
@@ -171,7 +171,7 @@ class ExportTest(unittest.TestCase):
         path = os.path.join(self.out, "leetgpu", "vec.cu")
         text = self.read("leetgpu", "vec.cu")
         self.assertNotIn('#include "', text)
-        self.assertIn('extern "C" void solve(const float* a, float* b, int n)', text)
+        self.assertIn('extern "C" void solve(const float *a, float *b, int n)', text)
         compile_ = subprocess.run(
             [CXX, "-x", "c++", "-std=c++17", "-c", path, "-o", os.path.join(self.tmp, "vec.o")],
             capture_output=True, text=True,

@@ -1,8 +1,9 @@
 // Includes types.h before solve.h (main.h then repeats it under the same guard) and a header
 // first seen inside a false #if, which must still be inlined for the unconditional include.
+#include "types.h"
+// (separate blocks keep this order through clang-format)
 #include "solve.h"
 #include "text.h"
-#include "types.h"
 #if FIXTURE_NEVER_DEFINED
 #include "only_if.h"
 #endif
