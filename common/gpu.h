@@ -196,6 +196,20 @@ __device__ __forceinline__ int gpu_min3(int a, int b, int c) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Cache hints.
+// ---------------------------------------------------------------------------------------------
+
+// 16-byte store marked as not re-read soon (evict-first on NVIDIA, non-temporal on AMD), so that
+// an output stream does not push out of L2 data a later pass will read again (softmax).
+__device__ __forceinline__ void store_streaming(float4* p, float4 v) {
+#if KIT_CUDA
+  __stcs(p, v);
+#else
+  __builtin_nontemporal_store(v.data, &p->data);
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
 // Spin loops and inter-block communication.
 // ---------------------------------------------------------------------------------------------
 
@@ -236,6 +250,16 @@ __device__ __forceinline__ std::uint64_t gpu_load_relaxed(const std::uint64_t* p
   return ref.load(cuda::memory_order_relaxed);
 #else
   return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+// Relaxed device-scope store: a single-copy-atomic 64-bit write with no fence. Enough when the
+// word carries all the information a reader needs (a packed {status, value} scan tile state).
+__device__ __forceinline__ void gpu_store_relaxed(std::uint64_t* p, std::uint64_t v) {
+#if KIT_CUDA
+  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*p);
+  ref.store(v, cuda::memory_order_relaxed);
+#else
+  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
 #endif
 }
 
@@ -300,6 +324,23 @@ inline int device_multiprocessors() {
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
         "cudaDeviceGetAttribute", __FILE__, __LINE__);
   return sms;
+}
+
+// Most dynamic shared memory one block may use, in bytes. NVIDIA allows more than the default
+// 48 KB after a per-kernel opt-in (cudaFuncSetAttribute with
+// cudaFuncAttributeMaxDynamicSharedMemorySize); this is that opt-in limit. AMD has no opt-in:
+// the limit is the LDS a workgroup may allocate (64 KB on gfx908).
+inline int max_shared_bytes_per_block() {
+  int device = 0, bytes = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
+#if KIT_CUDA
+  check(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+        "cudaDeviceGetAttribute", __FILE__, __LINE__);
+#else
+  check(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlock, device),
+        "cudaDeviceGetAttribute", __FILE__, __LINE__);
+#endif
+  return bytes;
 }
 
 } // namespace gpu
