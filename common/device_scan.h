@@ -1,0 +1,359 @@
+// Device-wide inclusive scan in a single pass: decoupled look-back (Merrill & Garland, "Single-pass
+// Parallel Prefix Scan with Decoupled Look-back", 2016), written once for warp32 and wave64.
+//
+// Every block scans one tile of `kBlockThreads * kItemsPerThread` items held in registers, then
+// learns the combination of all earlier tiles from a small array of tile states:
+//   1. it draws its tile index from an atomic ticket, so every lower-numbered tile belongs to a
+//      block that has already started. Looking back therefore never waits on a tile that has not
+//      been scheduled, which matters on GPUs that give no forward-progress guarantee to
+//      unscheduled blocks (AMD) or that dispatch blocks out of blockIdx order;
+//   2. it publishes its own aggregate (status AGGREGATE), then one warp inspects the states of the
+//      warp-size tiles before it: the nearest PREFIX (inclusive prefix known) ends the walk,
+//      otherwise the window's aggregates are combined and the window moves back by a warp;
+//   3. it publishes its inclusive prefix (status PREFIX), scatters the exclusive prefix to the
+//      block and writes its items.
+// Each state is one 8-byte-aligned 64-bit word {epoch:30, status:2, value:32}, written and read
+// atomically, so a reader that sees a status also sees its value. The epoch is a launch counter:
+// states left over from earlier launches read as "not yet published", which spares the separate
+// initialisation kernel (or memset) before every scan. The ticket counter is reset by the block
+// that draws the last ticket, so one launch is the whole scan.
+//
+// Items are 4-byte values (int, unsigned, float) moved as 16-byte vectors: a warp owns a
+// contiguous segment of the tile and reads it vector-row by vector-row, each row being one
+// vector per lane, so every load and store instruction of the warp is fully coalesced.
+#pragma once
+
+#include "collectives.h"
+#include "gpu.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace kit {
+
+// How the tile states are published and observed.
+enum class LookbackOrder {
+  // Relaxed atomics. Sufficient here because a state word carries everything its reader uses:
+  // the 64-bit store is single-copy atomic, so a reader never sees a status without its value,
+  // and no other memory is communicated through the flag. This is what CUB does for packed words.
+  kRelaxed,
+  // Release store / acquire load (device scope): also orders every earlier write of the
+  // publishing thread, at the cost of a fence before each publish. Kept to measure the cost.
+  kReleaseAcquire,
+};
+
+template <int kBlockThreadsValue, int kItemsPerThreadValue,
+          LookbackOrder kOrderValue = LookbackOrder::kRelaxed>
+struct ScanConfig {
+  static constexpr int kBlockThreads = kBlockThreadsValue;
+  static constexpr int kItemsPerThread = kItemsPerThreadValue;
+  static constexpr LookbackOrder kOrder = kOrderValue;
+  static constexpr int kVectorItems = 4; // 16-byte vectors of 4-byte items
+  static constexpr int kVectorsPerThread = kItemsPerThread / kVectorItems;
+  static constexpr std::size_t kTileItems = std::size_t(kBlockThreads) * kItemsPerThread;
+  // 64 lanes divide the block on either vendor, so one configuration serves both.
+  static_assert(kBlockThreads % kMaxWarpSize == 0, "block size must be a multiple of 64");
+  static_assert(kItemsPerThread % kVectorItems == 0, "items per thread must be whole vectors");
+};
+
+// The configuration the kit uses (chosen by measurement, see prefix_sum/README.md).
+using DefaultScanConfig = ScanConfig<256, 16, LookbackOrder::kRelaxed>;
+
+// What one launch needs to find its tile states.
+struct ScanTileStates {
+  std::uint64_t *words; // one per tile, zero-initialised once at allocation
+  unsigned int *ticket; // 0 between launches
+  std::uint32_t epoch;  // this launch's number, 1 .. kEpochLimit - 1
+  unsigned int tiles;   // tiles in this launch (= grid size)
+};
+
+namespace scan_detail {
+
+constexpr std::uint32_t kStatusInvalid = 0; // not published in this launch
+constexpr std::uint32_t kStatusAggregate = 1;
+constexpr std::uint32_t kStatusPrefix = 2;
+constexpr std::uint32_t kEpochLimit = 1u << 30;
+
+template <class To, class From> __host__ __device__ __forceinline__ To bit_cast(const From &from) {
+  static_assert(sizeof(To) == sizeof(From), "bit_cast between types of different sizes");
+  To to;
+  std::memcpy(&to, &from, sizeof(To));
+  return to;
+}
+
+template <class T>
+__device__ __forceinline__ std::uint64_t pack_state(std::uint32_t status, std::uint32_t epoch,
+                                                    T value) {
+  const std::uint32_t high = (epoch << 2) | status;
+  return (std::uint64_t{high} << 32) | bit_cast<std::uint32_t>(value);
+}
+
+__device__ __forceinline__ std::uint32_t state_status(std::uint64_t word, std::uint32_t epoch) {
+  const std::uint32_t high = static_cast<std::uint32_t>(word >> 32);
+  return (high >> 2) == epoch ? (high & 3u) : kStatusInvalid;
+}
+
+template <class T> __device__ __forceinline__ T state_value(std::uint64_t word) {
+  return bit_cast<T>(static_cast<std::uint32_t>(word));
+}
+
+template <LookbackOrder kOrder>
+__device__ __forceinline__ void publish_state(std::uint64_t *word, std::uint64_t value) {
+  if constexpr (kOrder == LookbackOrder::kRelaxed)
+    gpu_store_relaxed(word, value);
+  else
+    gpu_store_release(word, value);
+}
+
+template <LookbackOrder kOrder>
+__device__ __forceinline__ std::uint64_t observe_state(const std::uint64_t *word) {
+  if constexpr (kOrder == LookbackOrder::kRelaxed)
+    return gpu_load_relaxed(word);
+  else
+    return gpu_load_acquire(word);
+}
+
+// Run by one whole warp of tile `tile` (> 0) once its `aggregate` is published. Returns the
+// combination of all tiles before it, in order. Lane l of a window reads tile
+// `window_last - (warp - 1) + l`, so the nearest predecessor sits in the highest lane.
+template <LookbackOrder kOrder, class T, class Op>
+__device__ __forceinline__ T look_back(const ScanTileStates &states, unsigned int tile, Op op,
+                                       T identity) {
+  const int lane = lane_id();
+  T exclusive = identity; // combination of the tiles after the current window
+  long long window_last = static_cast<long long>(tile) - 1;
+  for (;;) {
+    const long long index = window_last - (KIT_WARP_SIZE - 1) + lane;
+    std::uint32_t status = kStatusPrefix; // before tile 0: nothing to add
+    T value = identity;
+    if (index >= 0) {
+      const std::uint64_t word = observe_state<kOrder>(states.words + index);
+      status = state_status(word, states.epoch);
+      value = state_value<T>(word);
+    }
+    const int nearest_prefix = lane_mask_highest(warp_ballot(status == kStatusPrefix));
+    const lane_mask_t invalid = warp_ballot(status == kStatusInvalid);
+    // Only the tiles from the nearest PREFIX upwards are needed; all of them must have published.
+    const lane_mask_t needed =
+        nearest_prefix < 0 ? ~lane_mask_t{0} : ~((lane_mask_t{2} << nearest_prefix) - 1);
+    if (invalid & needed) {
+      // A predecessor has its ticket but not its aggregate yet: it is running, so waiting is
+      // safe. The back-off lets it (and other waves on this SIMD) issue.
+      gpu_sleep_hint();
+      continue;
+    }
+    T contribution = lane >= nearest_prefix ? value : identity;
+    contribution = warp_shfl(warp_inclusive_scan(contribution, op), KIT_WARP_SIZE - 1);
+    exclusive = op(contribution, exclusive);
+    if (nearest_prefix >= 0)
+      return exclusive;
+    window_last -= KIT_WARP_SIZE;
+  }
+}
+
+} // namespace scan_detail
+
+// Inclusive scan of `in[0, n)` into `out` (which may equal `in`). With `carry_in`, every output
+// is additionally prefixed by *carry_in; with `total_out`, the last tile writes the inclusive
+// total there (carry_in included). Both are device pointers read/written in stream order, which
+// chains scans of consecutive chunks without a host round trip.
+template <class Config, class T, class Op>
+__global__ void __launch_bounds__(Config::kBlockThreads)
+    decoupled_lookback_scan_kernel(const T *in, T *out, std::size_t n, Op op, T identity,
+                                   ScanTileStates states, bool vector_io, const T *carry_in,
+                                   T *total_out) {
+  static_assert(sizeof(T) == 4, "tile states pack 4-byte values");
+  constexpr int kWarps = Config::kBlockThreads / KIT_WARP_SIZE;
+  constexpr int kVectors = Config::kVectorsPerThread;
+  constexpr std::size_t kWarpItems = std::size_t(KIT_WARP_SIZE) * Config::kItemsPerThread;
+  static_assert(kWarps <= KIT_WARP_SIZE, "warp totals are scanned by one warp");
+
+  __shared__ T warp_prefix[kWarps];
+  __shared__ T tile_exclusive;
+  __shared__ unsigned int tile_slot;
+
+  if (threadIdx.x == 0) {
+    const unsigned int drawn = atomicAdd(states.ticket, 1u);
+    // Every other block has drawn before the last ticket; the next launch is ordered after this
+    // kernel by the stream, so it starts from 0.
+    if (drawn == states.tiles - 1)
+      atomicExch(states.ticket, 0u);
+    tile_slot = drawn;
+  }
+  __syncthreads();
+  const unsigned int tile = tile_slot;
+  const int lane = lane_id();
+  const int warp = warp_id();
+  const std::size_t tile_first = std::size_t(tile) * Config::kTileItems;
+  const std::size_t warp_first = tile_first + std::size_t(warp) * kWarpItems;
+
+  // x[j][k]: item k of this lane's vector in row j of the warp's segment.
+  T x[kVectors][4];
+  if (vector_io && tile_first + Config::kTileItems <= n) {
+    const uint4 *src = reinterpret_cast<const uint4 *>(in + warp_first);
+#pragma unroll
+    for (int j = 0; j < kVectors; ++j) {
+      const uint4 v = src[j * KIT_WARP_SIZE + lane];
+      x[j][0] = scan_detail::bit_cast<T>(v.x);
+      x[j][1] = scan_detail::bit_cast<T>(v.y);
+      x[j][2] = scan_detail::bit_cast<T>(v.z);
+      x[j][3] = scan_detail::bit_cast<T>(v.w);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < kVectors; ++j)
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const std::size_t i = warp_first + std::size_t(j * KIT_WARP_SIZE + lane) * 4 + k;
+        x[j][k] = i < n ? in[i] : identity;
+      }
+  }
+
+  // Scan the warp's segment: each vector serially, each row across the lanes, rows in order.
+  T warp_running = identity;
+#pragma unroll
+  for (int j = 0; j < kVectors; ++j) {
+    x[j][1] = op(x[j][0], x[j][1]);
+    x[j][2] = op(x[j][1], x[j][2]);
+    x[j][3] = op(x[j][2], x[j][3]);
+    T row_total;
+    const T row_exclusive = warp_exclusive_scan(x[j][3], op, identity, row_total);
+    const T before = op(warp_running, row_exclusive);
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      x[j][k] = op(before, x[j][k]);
+    warp_running = op(warp_running, row_total);
+  }
+  if (lane == 0)
+    warp_prefix[warp] = warp_running;
+  __syncthreads();
+
+  if (warp == 0) {
+    // Each lane reads and rewrites only its own slot, so no barrier is needed in between.
+    const T warp_total = lane < kWarps ? warp_prefix[lane] : identity;
+    T aggregate;
+    const T warp_exclusive = warp_exclusive_scan(warp_total, op, identity, aggregate);
+    if (lane < kWarps)
+      warp_prefix[lane] = warp_exclusive;
+
+    using namespace scan_detail;
+    std::uint64_t *own_state = states.words + tile;
+    T exclusive;
+    if (tile == 0) {
+      exclusive = carry_in ? *carry_in : identity;
+    } else {
+      // Publish early: successors can combine this aggregate while we are still looking back.
+      if (lane == 0)
+        publish_state<Config::kOrder>(own_state,
+                                      pack_state(kStatusAggregate, states.epoch, aggregate));
+      exclusive = look_back<Config::kOrder>(states, tile, op, identity);
+    }
+    const T inclusive = op(exclusive, aggregate);
+    if (lane == 0) {
+      publish_state<Config::kOrder>(own_state, pack_state(kStatusPrefix, states.epoch, inclusive));
+      tile_exclusive = exclusive;
+      if (total_out && tile == states.tiles - 1)
+        *total_out = inclusive;
+    }
+  }
+  __syncthreads();
+
+  const T base = op(tile_exclusive, warp_prefix[warp]);
+  if (vector_io && tile_first + Config::kTileItems <= n) {
+    uint4 *dst = reinterpret_cast<uint4 *>(out + warp_first);
+#pragma unroll
+    for (int j = 0; j < kVectors; ++j) {
+      uint4 v;
+      v.x = scan_detail::bit_cast<unsigned int>(op(base, x[j][0]));
+      v.y = scan_detail::bit_cast<unsigned int>(op(base, x[j][1]));
+      v.z = scan_detail::bit_cast<unsigned int>(op(base, x[j][2]));
+      v.w = scan_detail::bit_cast<unsigned int>(op(base, x[j][3]));
+      dst[j * KIT_WARP_SIZE + lane] = v;
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < kVectors; ++j)
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const std::size_t i = warp_first + std::size_t(j * KIT_WARP_SIZE + lane) * 4 + k;
+        if (i < n)
+          out[i] = op(base, x[j][k]);
+      }
+  }
+}
+
+// Tile states and ticket shared by consecutive scans. Scans that use one workspace must be
+// ordered (same stream, or chained with events): the epoch and the ticket assume it.
+class ScanWorkspace {
+public:
+  ScanWorkspace() = default;
+  ScanWorkspace(const ScanWorkspace &) = delete;
+  ScanWorkspace &operator=(const ScanWorkspace &) = delete;
+  ~ScanWorkspace() {
+    (void)cudaFree(words_);
+    (void)cudaFree(ticket_);
+  }
+
+  // Makes room for `tiles` states. Growing allocates and synchronises the device, so a stream
+  // pipeline calls it once before it starts; otherwise it costs nothing.
+  void reserve(std::size_t tiles) {
+    if (!ticket_) {
+      GPU_CHECK(cudaMalloc(&ticket_, sizeof(unsigned int)));
+      GPU_CHECK(cudaMemset(ticket_, 0, sizeof(unsigned int)));
+      GPU_CHECK(cudaDeviceSynchronize()); // the memset must land before any stream uses it
+    }
+    if (tiles > capacity_) {
+      GPU_CHECK(cudaFree(words_)); // waits for scans still using the old array
+      words_ = nullptr;
+      GPU_CHECK(cudaMalloc(&words_, tiles * sizeof(std::uint64_t)));
+      GPU_CHECK(cudaMemset(words_, 0, tiles * sizeof(std::uint64_t)));
+      capacity_ = tiles;
+      GPU_CHECK(cudaDeviceSynchronize());
+    }
+  }
+
+  // The states for the next launch of `tiles` tiles in `stream`. After 2^30 - 1 launches the
+  // epoch wraps: clearing the words in stream order keeps old states from matching again.
+  ScanTileStates next_launch(unsigned int tiles, cudaStream_t stream) {
+    if (++epoch_ == scan_detail::kEpochLimit) {
+      GPU_CHECK(cudaMemsetAsync(words_, 0, capacity_ * sizeof(std::uint64_t), stream));
+      epoch_ = 1;
+    }
+    return ScanTileStates{words_, ticket_, epoch_, tiles};
+  }
+
+private:
+  std::uint64_t *words_ = nullptr;
+  unsigned int *ticket_ = nullptr;
+  std::size_t capacity_ = 0;
+  std::uint32_t epoch_ = 0;
+};
+
+// Inclusive scan of n items, one kernel launch in `stream` (see decoupled_lookback_scan_kernel
+// for carry_in / total_out). n == 0 launches nothing and writes nothing.
+template <class Config = DefaultScanConfig, class T, class Op>
+void device_inclusive_scan(const T *in, T *out, std::size_t n, Op op, T identity,
+                           ScanWorkspace &workspace, cudaStream_t stream = 0,
+                           const T *carry_in = nullptr, T *total_out = nullptr) {
+  if (n == 0)
+    return;
+  const std::size_t tiles = (n + Config::kTileItems - 1) / Config::kTileItems;
+  if (tiles > 0x7fffffffu) {
+    std::fprintf(stderr, "device_inclusive_scan: %zu items need %zu tiles, more than one grid\n", n,
+                 tiles);
+    std::exit(gpu::kGpuFailureExitCode);
+  }
+  workspace.reserve(tiles);
+  const bool vector_io = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
+                         reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  const ScanTileStates states = workspace.next_launch(static_cast<unsigned int>(tiles), stream);
+  decoupled_lookback_scan_kernel<Config>
+      <<<static_cast<unsigned int>(tiles), Config::kBlockThreads, 0, stream>>>(
+          in, out, n, op, identity, states, vector_io, carry_in, total_out);
+  GPU_CHECK_LAUNCH("decoupled_lookback_scan_kernel");
+}
+
+} // namespace kit
