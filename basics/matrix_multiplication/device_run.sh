@@ -20,12 +20,18 @@ awk '/Compiling entry function .*matmul_kernel/ { match($0, /TileShapeI.*EEELb/)
      /Used [0-9]+ registers/ && shape != "" { print "shape" shape, "vector=" vec, "regs=" $5, "spill_bytes=" spill; shape = "" }' \
   "$out/ptxas.txt" | tee "$out/resources.txt"
 
-# Instruction mix of the default shape's vector kernel, when the SASS tools are installed.
+# Instruction mix of the default shape's vector kernel, and its schedule with runs of the same
+# kind of instruction collapsed (where the global loads sit relative to the FMAs), when the SASS
+# tools are installed.
 if command -v cuobjdump >/dev/null; then
   cuobjdump -sass -fun '_ZN6matmul13matmul_kernelINS_9TileShapeILi128ELi128ELi8ELi2ELi2ELi2EEELb1EEEvPKfS4_Pfiii' \
     "$bin" >"$out/default_kernel.sass" || true
-  grep -oE '^ +/\*[0-9a-f]{4,5}\*/ +[A-Z][A-Z0-9_.]*' "$out/default_kernel.sass" \
-    | awk '{print $2}' | sort | uniq -c | sort -rn | head -15 || true
+  grep -oE '^ +/\*[0-9a-f]{4,5}\*/ +(@!?U?P[0-9T] +)?[A-Z][A-Z0-9_.]*' "$out/default_kernel.sass" \
+    | awk '{print $NF}' >"$out/opcodes.txt" || true
+  sed 's/\..*//' "$out/opcodes.txt" | sort | uniq -c | sort -rn | head -12 || true
+  awk '{ k = $1; sub(/\..*/, "", k); if (k !~ /^(FFMA|LDS|LDG|STS|BAR|BRA|EXIT|STG)$/) k = "x";
+         if (k == prev) n++; else { if (prev != "") printf "%s%s ", prev, (n > 1 ? "*" n : ""); prev = k; n = 1 } }
+       END { printf "%s%s\n", prev, (n > 1 ? "*" n : "") }' "$out/opcodes.txt" | fold -w 150 || true
 fi
 
 OMP_NUM_THREADS=$(nproc) "$bin" "$@" 2>&1 | tee "$out/bench.txt"

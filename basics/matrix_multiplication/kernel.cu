@@ -193,9 +193,11 @@ __global__ void __launch_bounds__(Shape::kThreads, MATMUL_MIN_BLOCKS(Shape))
   __syncthreads();
 
   for (int slice = 0; slice < slices; ++slice) {
-    const bool has_next = slice + 1 < slices;
-    if (has_next)
-      load_slice((slice + 1) * Shape::kTileDepth);
+    // Unconditional on purpose: past the last slice every bound check fails, so nothing is read
+    // and zeros go to a stage nobody reads. Guarding it with "if there is a next slice" let the
+    // compiler merge it with the guarded store below, which sank the global loads behind the
+    // multiply and exposed their whole latency on every slice (seen in the SASS, bench_notes.md).
+    load_slice((slice + 1) * Shape::kTileDepth);
 
     const float *const a_tile = shared + (slice & 1) * Shape::kStageFloats;
     const float *const b_tile = a_tile + Shape::kTileDepth * Shape::kAStride;
@@ -228,8 +230,7 @@ __global__ void __launch_bounds__(Shape::kThreads, MATMUL_MIN_BLOCKS(Shape))
           acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
     }
 
-    if (has_next)
-      store_slice((slice + 1) & 1);
+    store_slice((slice + 1) & 1);
     // One barrier per slice: it publishes the stage just stored and, because the next iteration
     // stores into the stage read above, also retires every read of that stage.
     __syncthreads();
