@@ -24,7 +24,7 @@ namespace {
 constexpr int kDijkstraRowsPerBlock = 16;
 constexpr int kTile = 64;
 // Floyd-Warshall wins once E >= V^2 / kDenseDivisor (measured, see README).
-constexpr long long kDenseDivisor = 24;
+constexpr long long kDenseDivisor = 16;
 
 struct Adjacency {
   std::vector<int> first_edge; // CSR offsets, V + 1 entries

@@ -1,0 +1,90 @@
+# Test declarations shared by the problem folders (included from <problem>/tests/CMakeLists.txt).
+include_guard(GLOBAL)
+
+# Every committed testcases/<problem>/<n>.in through the program and `verify <mode>`.
+function(kit_add_committed_case_tests problem mode)
+  file(GLOB inputs ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${problem}/*.in)
+  foreach(input ${inputs})
+    get_filename_component(number ${input} NAME_WE)
+    add_test(NAME ${problem}_case_${number}
+             COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${problem}> -DINPUT=${input}
+                     -DEXPECTED=${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${problem}/${number}.out -DMODE=${mode}
+                     -DVERIFY=$<TARGET_FILE:verify>
+                     -DOUTPUT=${CMAKE_CURRENT_BINARY_DIR}/case_${number}.got
+                     -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/run_case.cmake)
+    set_tests_properties(${problem}_case_${number} PROPERTIES LABELS cases)
+  endforeach()
+endfunction()
+
+# A case generated into the build tree by `gen` (a fixture), then run with each thread count.
+#   kit_add_generated_case_test(<problem> <mode> <name> THREADS 1 2 ... GEN <gen arguments>)
+function(kit_add_generated_case_test problem mode name)
+  cmake_parse_arguments(G "" "" "THREADS;GEN" ${ARGN})
+  set(prefix ${CMAKE_CURRENT_BINARY_DIR}/generated_${name})
+  add_test(NAME ${problem}_gen_${name} COMMAND gen ${problem} ${G_GEN} ${prefix})
+  set_tests_properties(${problem}_gen_${name} PROPERTIES FIXTURES_SETUP ${problem}_${name}
+                       LABELS cases TIMEOUT 300)
+  if(NOT G_THREADS)
+    set(G_THREADS default)
+  endif()
+  foreach(threads ${G_THREADS})
+    set(test ${problem}_generated_${name}_threads_${threads})
+    set(env_arg "")
+    if(NOT threads STREQUAL "default")
+      set(env_arg -DENV_THREADS=${threads})
+    endif()
+    add_test(NAME ${test}
+             COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${problem}> -DINPUT=${prefix}.in
+                     -DEXPECTED=${prefix}.out -DMODE=${mode} -DVERIFY=$<TARGET_FILE:verify>
+                     -DOUTPUT=${prefix}.got_${threads} ${env_arg}
+                     -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/run_case.cmake)
+    set_tests_properties(${test} PROPERTIES FIXTURES_REQUIRED ${problem}_${name} LABELS cases
+                         TIMEOUT 300)
+  endforeach()
+endfunction()
+
+# A bad input: the program must exit 2 with one line on stderr matching `regex` (the message
+# names the file and position) and print nothing on stdout. CONTENT is written verbatim.
+function(kit_add_bad_input_test problem name content regex)
+  set(input ${CMAKE_CURRENT_BINARY_DIR}/bad_${name}.in)
+  file(WRITE ${input} "${content}")
+  add_test(NAME ${problem}_bad_${name}
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${problem}>;${input}" -DEXIT_CODE=2
+                   "-DSTDERR_REGEX=${regex}" -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_run.cmake)
+  set_tests_properties(${problem}_bad_${name} PROPERTIES LABELS bad_input)
+endfunction()
+
+# Usage errors and unusable files, common to the three programs.
+function(kit_add_program_usage_tests problem)
+  add_test(NAME ${problem}_usage_no_argument
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${problem}>" -DEXIT_CODE=1
+                   "-DSTDERR_REGEX=^Usage: .*${problem} <input_file>"
+                   -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_run.cmake)
+  add_test(NAME ${problem}_usage_two_arguments
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${problem}>;a;b" -DEXIT_CODE=1
+                   "-DSTDERR_REGEX=^Usage: " -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_run.cmake)
+  set(missing ${CMAKE_CURRENT_BINARY_DIR}/does_not_exist.in)
+  add_test(NAME ${problem}_bad_missing_file
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${problem}>;${missing}"
+                   -DEXIT_CODE=2 "-DSTDERR_REGEX=does_not_exist.in: cannot open: No such file"
+                   -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_run.cmake)
+  add_test(NAME ${problem}_bad_directory
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${problem}>;${CMAKE_CURRENT_BINARY_DIR}"
+                   -DEXIT_CODE=2 "-DSTDERR_REGEX=cannot read: Is a directory"
+                   -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_run.cmake)
+  set_tests_properties(${problem}_usage_no_argument ${problem}_usage_two_arguments
+                       ${problem}_bad_missing_file ${problem}_bad_directory
+                       PROPERTIES LABELS bad_input)
+  kit_add_bad_input_test(${problem} empty_file "" "bad_empty_file.in: the file is empty")
+  kit_add_bad_input_test(${problem} blank_file "  \n\n" "bad_blank_file.in:3:1 \\(byte 4\\): expected the (value|vertex) count .*, found end of file")
+endfunction()
+
+# An input the program must accept: exit 0 and stdout matching `stdout_regex`.
+function(kit_add_accepted_input_test problem name content stdout_regex)
+  set(input ${CMAKE_CURRENT_BINARY_DIR}/ok_${name}.in)
+  file(WRITE ${input} "${content}")
+  add_test(NAME ${problem}_accepts_${name}
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${problem}>;${input}" -DEXIT_CODE=0
+                   "-DSTDOUT_REGEX=${stdout_regex}" -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_run.cmake)
+  set_tests_properties(${problem}_accepts_${name} PROPERTIES LABELS bad_input)
+endfunction()

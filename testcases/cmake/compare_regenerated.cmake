@@ -1,0 +1,21 @@
+# ctest helper: regenerates every committed case into WORK and compares it byte for byte.
+file(REMOVE_RECURSE ${WORK})
+execute_process(COMMAND bash ${SOURCE}/regenerate.sh ${GEN} ${WORK} RESULT_VARIABLE rc
+                ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "regenerate.sh failed: ${err}")
+endif()
+file(GLOB_RECURSE generated RELATIVE ${WORK} ${WORK}/*)
+file(GLOB_RECURSE committed RELATIVE ${SOURCE} ${SOURCE}/*/*.in ${SOURCE}/*/*.out)
+list(SORT generated)
+list(SORT committed)
+if(NOT generated STREQUAL committed)
+  message(FATAL_ERROR "committed cases differ from cases.txt:\n${committed}\nvs\n${generated}")
+endif()
+foreach(f ${generated})
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK}/${f} ${SOURCE}/${f}
+                  RESULT_VARIABLE same)
+  if(NOT same EQUAL 0)
+    message(FATAL_ERROR "testcases/${f} is not what gen writes: run testcases/regenerate.sh")
+  endif()
+endforeach()
