@@ -1,0 +1,92 @@
+// Parallel parsing gives the same values and the same first error whatever the thread count and
+// wherever the chunks are cut, including cuts that land inside numbers.
+#include "input_error.h"
+#include "text_parse.h"
+
+#include <gtest/gtest.h>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string random_int_text(std::size_t n, std::mt19937 &rng, std::vector<int> &values) {
+  std::string text = std::to_string(n) + "\n";
+  const char *separators[] = {" ", "  ", "\n", "\t", " \r\n", "\n\n"};
+  for (std::size_t i = 0; i < n; ++i) {
+    int v = static_cast<int>(rng());
+    if (i % 3 == 0)
+      v %= 1000;
+    values.push_back(v);
+    text += std::to_string(v);
+    text += separators[rng() % 6];
+  }
+  return text;
+}
+
+std::vector<int> parse_ints(const std::string &text, int threads, std::size_t chunks) {
+  kit::ThreadPool pool(threads);
+  const char *cursor = text.data();
+  const char *end = text.data() + text.size();
+  auto n = kit::io::parse_header_integer(text.data(), end, &cursor, "N", 1, 1 << 30);
+  std::vector<int> out(static_cast<std::size_t>(n), 0x5a5a5a5a);
+  kit::io::StoreInto<int> store{out.data(), out.size()};
+  kit::io::parse_values<kit::io::Int32Values>(text.data(), cursor, end, out.size(), "value", store,
+                                              pool, chunks);
+  return out;
+}
+
+TEST(ParallelParse, SameValuesForAnyThreadCountAndSplit) {
+  std::mt19937 rng(31);
+  for (std::size_t n : {1, 2, 3, 31, 64, 65, 1000, 100003}) {
+    std::vector<int> values;
+    std::string text = random_int_text(n, rng, values);
+    for (int threads : {1, 2, 3, 8})
+      for (std::size_t chunks : {1, 2, 3, 7, 64, 1000})
+        ASSERT_EQ(parse_ints(text, threads, chunks), values)
+            << "n " << n << " threads " << threads << " chunks " << chunks;
+  }
+}
+
+TEST(ParallelParse, SplitsNeverCutTokens) {
+  // Long tokens of equal length make every naive cut land inside a number.
+  std::string text = "6\n";
+  for (int i = 0; i < 6; ++i)
+    text += "-123456789 ";
+  std::vector<int> want(6, -123456789);
+  for (std::size_t chunks = 1; chunks <= 70; ++chunks)
+    ASSERT_EQ(parse_ints(text, 3, chunks), want) << chunks;
+}
+
+std::string first_error(const std::string &text, int threads, std::size_t chunks) {
+  try {
+    parse_ints(text, threads, chunks);
+  } catch (const kit::io::InputError &e) {
+    return std::to_string(e.offset()) + ": " + e.what();
+  }
+  return "no error";
+}
+
+TEST(ParallelParse, FirstErrorIsDeterministic) {
+  std::mt19937 rng(8);
+  std::vector<int> values;
+  std::string text = random_int_text(20000, rng, values);
+  // Two bad tokens far apart: the earlier one must always be reported.
+  text.replace(text.find(' ', text.size() / 3) + 1, 1, "x");
+  text.replace(text.find(' ', 2 * text.size() / 3) + 1, 1, "y");
+  const std::string want = first_error(text, 1, 1);
+  ASSERT_NE(want, "no error");
+  EXPECT_NE(want.find("found 'x"), std::string::npos) << want;
+  for (int threads : {2, 3, 8})
+    for (std::size_t chunks : {2, 5, 64, 999})
+      EXPECT_EQ(first_error(text, threads, chunks), want);
+}
+
+TEST(ParallelParse, CountErrors) {
+  EXPECT_NE(first_error("3\n1 2\n", 2, 4).find("expected 3 values, found only 2"),
+            std::string::npos);
+  EXPECT_NE(first_error("2\n1 2 3\n", 2, 4).find("end of the input after 2 values, found '3'"),
+            std::string::npos);
+}
+
+} // namespace
