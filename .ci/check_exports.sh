@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Builds the exported submission the way it will be used:
+#   - every contest folder (hip_programming_contest/<problem>/) with its own Makefile and Debian's
+#     hipcc: `make OFFLOAD_ARCH=gfx908 HIPFLAGS=<Debian's ROCm paths>`, after `make clean`, like
+#     the grader; the program must then start and print its usage line (no GPU needed for that);
+#   - every LeetGPU file (leetgpu/<name>.cu) on its own with `nvcc -c` (sm_90 and sm_100);
+#   - the exporter's fixture program through the same Makefile and hipcc, built and run, so the
+#     Makefile path is exercised even before any contest kernel exists.
+# The export comes from a fresh CPU-backend configure (export needs no build) into a temporary
+# folder. Usage: bash .ci/check_exports.sh   (OFFLOAD_ARCH, NVCC_ARCHS="90 100" to change targets)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+OFFLOAD_ARCH=${OFFLOAD_ARCH:-gfx908}
+NVCC_ARCHS=${NVCC_ARCHS:-90 100}
+BUILD_DIR=$ROOT/build/ci-export
+DEBIAN_BITCODE=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode
+# Debian's hipcc (ROCm 5.2 under /usr) needs the ROCm root and device libraries spelled out; a
+# standard ROCm install needs nothing.
+if [ -z "${HIPFLAGS+set}" ] && [ ! -d /opt/rocm ] && [ -d "$DEBIAN_BITCODE" ]; then
+  HIPFLAGS="--rocm-path=/usr --hip-device-lib-path=$DEBIAN_BITCODE"
+fi
+HIPFLAGS=${HIPFLAGS:-}
+
+WORK=$(mktemp -d /tmp/kit-check-exports.XXXXXX) || exit 1
+trap 'rm -rf "$WORK"' EXIT
+failures=0
+checks=0
+
+pass() { echo "PASS $*"; checks=$((checks + 1)); }
+failed() { echo "FAIL $*"; checks=$((checks + 1)); failures=$((failures + 1)); }
+
+NVCC=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
+command -v hipcc >/dev/null || { echo "check_exports: hipcc not found"; exit 1; }
+[ -n "$NVCC" ] || { echo "check_exports: nvcc not found"; exit 1; }
+command -v python3 >/dev/null || { echo "check_exports: python3 not found"; exit 1; }
+
+# build_contest_folder DIR NAME: make clean; make with hipcc, then the binary must run.
+build_contest_folder() {
+  local dir=$1 name=$2 start=$SECONDS
+  if ! (cd "$dir" && make clean >/dev/null && make OFFLOAD_ARCH="$OFFLOAD_ARCH" HIPFLAGS="$HIPFLAGS") \
+    >"$dir/make.log" 2>&1; then
+    tail -n 25 "$dir/make.log" | sed 's/^/    /'
+    failed "$name: make OFFLOAD_ARCH=$OFFLOAD_ARCH failed"
+    return 1
+  fi
+  [ -x "$dir/$name" ] || { failed "$name: make produced no ./$name"; return 1; }
+  pass "$name: make OFFLOAD_ARCH=$OFFLOAD_ARCH ($((SECONDS - start)) s)"
+}
+
+# ---- the fixture, through the generated Makefile and hipcc ------------------------------------
+python3 - "$ROOT" "$WORK/fixture" <<'EOF'
+import json, os, shutil, sys
+root, work = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(root, "cmake", "tests"))
+import test_export_submission as t
+src = os.path.join(work, "src")
+shutil.copytree(t.FIXTURE, src)
+manifest = {"version": 1, "source_root": src, "backend": "CPU",
+            "common_include_dirs": [os.path.join(src, "common")],
+            "programs": [t.toy_program(src)]}
+with open(os.path.join(work, "manifest.json"), "w") as f:
+    json.dump(manifest, f)
+EOF
+if python3 cmake/export_submission.py --manifest "$WORK/fixture/manifest.json" \
+  --out "$WORK/fixture/out" >/dev/null; then
+  toy="$WORK/fixture/out/hip_programming_contest/toy"
+  if build_contest_folder "$toy" toy; then
+    got=$("$toy/toy")
+    [ "$got" = "value=15" ] && pass "fixture: ./toy prints value=15" ||
+      failed "fixture: ./toy printed '$got', expected value=15"
+  fi
+else
+  failed "fixture: export failed"
+fi
+
+# ---- the kit's own export ---------------------------------------------------------------------
+if ! cmake -S "$ROOT" -B "$BUILD_DIR" -DGPU_BACKEND=CPU >"$WORK/configure.log" 2>&1; then
+  tail -n 20 "$WORK/configure.log"
+  echo "check_exports: configure failed"
+  exit 1
+fi
+if ! python3 cmake/export_submission.py --manifest "$BUILD_DIR/kit_programs.json" \
+  --out "$WORK/export" | tee "$WORK/export.log"; then
+  echo "check_exports: the export failed"
+  exit 1
+fi
+
+for dir in "$WORK/export/hip_programming_contest"/*/; do
+  [ -d "$dir" ] || continue
+  name=$(basename "$dir")
+  build_contest_folder "${dir%/}" "$name" || continue
+  # Usage error, as in the official skeleton: exit 1 and nothing on stdout.
+  (cd "$dir" && "./$name" >"$WORK/usage.out" 2>"$WORK/usage.err")
+  status=$?
+  if [ "$status" -eq 1 ] && [ ! -s "$WORK/usage.out" ] && [ -s "$WORK/usage.err" ]; then
+    pass "$name: ./$name without arguments prints its usage and exits 1"
+  else
+    failed "$name: ./$name without arguments exited $status (stdout $(wc -c <"$WORK/usage.out") bytes)"
+  fi
+done
+
+gencodes=()
+for arch in $NVCC_ARCHS; do gencodes+=(-gencode "arch=compute_$arch,code=sm_$arch"); done
+# compile_leetgpu FILE: one nvcc -c; its verdict goes to FILE.verdict (runs in parallel).
+compile_leetgpu() {
+  local file=$1 name start=$SECONDS
+  name=$(basename "$file" .cu)
+  if grep -q '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file"; then
+    echo "FAIL leetgpu/$name.cu: still has a quoted #include" >"$file.verdict"
+  elif "$NVCC" -std=c++17 -c "${gencodes[@]}" "$file" -o "$WORK/$name.o" >"$WORK/$name.log" 2>&1; then
+    echo "PASS leetgpu/$name.cu: nvcc -c, sm_${NVCC_ARCHS// /, sm_} ($((SECONDS - start)) s)" >"$file.verdict"
+  else
+    { echo "FAIL leetgpu/$name.cu: nvcc -c failed"; tail -n 15 "$WORK/$name.log" | sed 's/^/    /'; } \
+      >"$file.verdict"
+  fi
+}
+for file in "$WORK/export/leetgpu"/*.cu; do
+  [ -f "$file" ] || continue
+  while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n; done
+  compile_leetgpu "$file" &
+done
+wait
+for verdict in "$WORK/export/leetgpu"/*.cu.verdict; do
+  [ -f "$verdict" ] || continue
+  cat "$verdict"
+  checks=$((checks + 1))
+  head -n 1 "$verdict" | grep -q '^PASS' || failures=$((failures + 1))
+done
+
+contest=$(find "$WORK/export/hip_programming_contest" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)
+leetgpu=$(find "$WORK/export/leetgpu" -name '*.cu' 2>/dev/null | wc -l)
+echo "check_exports: $contest contest folder(s), $leetgpu LeetGPU file(s); $((checks - failures)) of $checks checks passed"
+[ "$failures" -eq 0 ]
