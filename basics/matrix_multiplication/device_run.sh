@@ -24,7 +24,7 @@ awk '/Compiling entry function .*matmul_kernel/ { match($0, /TileShapeI.*EEELb/)
 # kind of instruction collapsed (where the global loads sit relative to the FMAs), when the SASS
 # tools are installed.
 if command -v cuobjdump >/dev/null; then
-  cuobjdump -sass -fun '_ZN6matmul13matmul_kernelINS_9TileShapeILi128ELi128ELi8ELi2ELi2ELi2EEELb1EEEvPKfS4_Pfiii' \
+  cuobjdump -sass -fun '_ZN6matmul13matmul_kernelINS_9TileShapeILi256ELi128ELi16ELi4ELi2ELi1EEELb1EEEvPKfS4_Pfiii' \
     "$bin" >"$out/default_kernel.sass" || true
   grep -oE '^ +/\*[0-9a-f]{4,5}\*/ +(@!?U?P[0-9T] +)?[A-Z][A-Z0-9_.]*' "$out/default_kernel.sass" \
     | awk '{print $NF}' >"$out/opcodes.txt" || true

@@ -322,12 +322,12 @@ struct SweepEntry {
 std::vector<SweepEntry> sweep_entries() {
   using namespace matmul;
   return {
-      {"128x128x8  8x8  256t (default)", shape_launcher<TileShape<128, 128, 8, 2, 2, 2>>()},
+      {"128x128x8  8x8  256t (run-2 default)", shape_launcher<TileShape<128, 128, 8, 2, 2, 2>>()},
       {"128x128x16 8x8  256t", shape_launcher<TileShape<128, 128, 16, 2, 2, 2>>()},
       {"128x256x8  8x16 256t", shape_launcher<TileShape<128, 256, 8, 2, 4, 1>>()},
       {"256x128x8  16x8 256t", shape_launcher<TileShape<256, 128, 8, 4, 2, 1>>()},
       {"128x256x16 8x16 256t", shape_launcher<TileShape<128, 256, 16, 2, 4, 1>>()},
-      {"256x128x16 16x8 256t", shape_launcher<TileShape<256, 128, 16, 4, 2, 1>>()},
+      {"256x128x16 16x8 256t (default)", shape_launcher<TileShape<256, 128, 16, 4, 2, 1>>()},
       {"128x128x8  8x16 128t", shape_launcher<TileShape<128, 128, 8, 2, 4, 2>>()},
       {"128x128x8  8x8  256t 1 block/SM", shape_launcher<TileShape<128, 128, 8, 2, 2, 1>>()},
       {"64x128x8   8x8  128t", shape_launcher<TileShape<64, 128, 8, 2, 2, 3>>()},
