@@ -1,0 +1,40 @@
+// libFuzzer target for the input parser: any bytes must either parse or raise InputError (never
+// crash, hang or read out of bounds), and the result must not depend on the chunking.
+#include "input_error.h"
+#include "text_parse.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+template <class Kind>
+std::string parse(const std::string &text, kit::ThreadPool &pool, std::size_t chunks) {
+  using T = typename Kind::value_type;
+  try {
+    const char *cursor = text.data();
+    const char *end = text.data() + text.size();
+    auto n = kit::io::parse_header_integer(text.data(), end, &cursor, "N", 1, 4096);
+    std::vector<T> out(static_cast<std::size_t>(n));
+    kit::io::StoreInto<T> store{out.data(), out.size()};
+    kit::io::parse_values<Kind>(text.data(), cursor, end, out.size(), "value", store, pool, chunks);
+    return std::string(reinterpret_cast<const char *>(out.data()), out.size() * sizeof(T));
+  } catch (const kit::io::InputError &e) {
+    return "error at " + std::to_string(e.offset()) + ": " + e.what();
+  }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+  static kit::ThreadPool pool(3);
+  const std::string text(reinterpret_cast<const char *>(data), size);
+  const std::size_t chunks = size % 13 + 2;
+  if (parse<kit::io::Int32Values>(text, pool, 1) != parse<kit::io::Int32Values>(text, pool, chunks))
+    std::abort();
+  if (parse<kit::io::FloatValues>(text, pool, 1) != parse<kit::io::FloatValues>(text, pool, chunks))
+    std::abort();
+  return 0;
+}
