@@ -23,9 +23,9 @@ namespace {
 
 using softmax_gpu::Method;
 
-constexpr Method kMethods[] = {Method::kTwoPass,    Method::kTwoPassReverse,
-                               Method::kTwoPassReverseStreaming, Method::kPersistent,
-                               Method::kResident,   Method::kAuto};
+constexpr Method kMethods[] = {
+    Method::kTwoPass,    Method::kTwoPassReverse, Method::kTwoPassReverseStreaming,
+    Method::kPersistent, Method::kResident,       Method::kAuto};
 // The host pipeline's chunk (kernel.cu): sizes around it cross the pipelined path's boundaries.
 constexpr std::size_t kSolveChunk = std::size_t{1} << 20;
 constexpr std::size_t kPrintedCheckLimit = 70000;
@@ -42,7 +42,7 @@ enum class Family {
   kTinySpread, // U(-1e-3, 1e-3): every output close to 1/N
 };
 
-const char* family_name(Family f) {
+const char *family_name(Family f) {
   switch (f) {
   case Family::kContest:
     return "contest";
@@ -66,10 +66,10 @@ const char* family_name(Family f) {
   return "?";
 }
 
-std::vector<float> make_input(Family family, std::size_t n, std::mt19937_64& rng) {
+std::vector<float> make_input(Family family, std::size_t n, std::mt19937_64 &rng) {
   std::vector<float> x(n);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  for (auto& v : x) {
+  for (auto &v : x) {
     const double u = unit(rng);
     switch (family) {
     case Family::kContest:
@@ -118,8 +118,8 @@ bool grader_accepts(float got, float want) {
   return diff <= 1e-6 || diff / std::max(std::fabs(e), 1e-12) <= 1e-5;
 }
 
-void compare(kit::test::Checker& check, const std::vector<float>& got,
-             const std::vector<float>& want, const std::string& what) {
+void compare(kit::test::Checker &check, const std::vector<float> &got,
+             const std::vector<float> &want, const std::string &what) {
   std::size_t bad = 0, first_bad = 0;
   for (std::size_t i = 0; i < want.size(); ++i) {
     const double tolerance = 1e-7 + 1e-6 * std::fabs(static_cast<double>(want[i]));
@@ -151,13 +151,13 @@ std::string describe(Method method, Family family, std::size_t n, std::size_t of
 // Device arrays with room for a misalignment offset; the output is poisoned before each run.
 class DeviceCase {
 public:
-  DeviceCase(const std::vector<float>& input, std::size_t offset)
+  DeviceCase(const std::vector<float> &input, std::size_t offset)
       : n_(input.size()), offset_(offset), in_(n_ + 4), out_(n_ + 4) {
-    GPU_CHECK(cudaMemcpy(in_.get() + offset, input.data(), n_ * sizeof(float),
-                         cudaMemcpyHostToDevice));
+    GPU_CHECK(
+        cudaMemcpy(in_.get() + offset, input.data(), n_ * sizeof(float), cudaMemcpyHostToDevice));
   }
-  std::vector<float> run(softmax_gpu::Engine& engine, Method method, bool in_place = false) {
-    float* out = in_place ? in_.get() + offset_ : out_.get() + offset_;
+  std::vector<float> run(softmax_gpu::Engine &engine, Method method, bool in_place = false) {
+    float *out = in_place ? in_.get() + offset_ : out_.get() + offset_;
     GPU_CHECK(cudaMemset(out_.get(), 0xFF, out_.bytes())); // NaN
     engine.run(in_.get() + offset_, out, n_, nullptr, method);
     GPU_CHECK(cudaDeviceSynchronize());
@@ -171,18 +171,18 @@ private:
   kit::test::DeviceBuffer<float> in_, out_;
 };
 
-std::vector<float> reference(const std::vector<float>& input) {
+std::vector<float> reference(const std::vector<float> &input) {
   std::vector<float> out(input.size());
   softmax_reference(input.data(), out.data(), input.size());
   return out;
 }
 
-bool method_accepts(const softmax_gpu::Engine& engine, Method method, std::size_t n) {
+bool method_accepts(const softmax_gpu::Engine &engine, Method method, std::size_t n) {
   return method != Method::kResident || n <= engine.resident_capacity();
 }
 
-void check_methods(kit::test::Checker& check, softmax_gpu::Engine& engine, Family family,
-                   std::size_t n, std::mt19937_64& rng) {
+void check_methods(kit::test::Checker &check, softmax_gpu::Engine &engine, Family family,
+                   std::size_t n, std::mt19937_64 &rng) {
   const std::vector<float> input = make_input(family, n, rng);
   const std::vector<float> want = reference(input);
   DeviceCase device(input, 0);
@@ -192,8 +192,8 @@ void check_methods(kit::test::Checker& check, softmax_gpu::Engine& engine, Famil
 }
 
 // The statistics themselves: the maximum exactly, the sum of exp(x - max) to a tight bound.
-void check_stats(kit::test::Checker& check, softmax_gpu::Engine& engine, Family family,
-                 std::size_t n, std::mt19937_64& rng) {
+void check_stats(kit::test::Checker &check, softmax_gpu::Engine &engine, Family family,
+                 std::size_t n, std::mt19937_64 &rng) {
   const std::vector<float> input = make_input(family, n, rng);
   const float max = *std::max_element(input.begin(), input.end());
   double sum = 0.0;
@@ -224,18 +224,20 @@ int main() {
   std::printf("resident capacity %zu elements\n", capacity);
 
   // Awkward sizes: warp and block edges, one streaming tile (256 threads x 4 float4) +- 1.
-  const std::size_t sizes[] = {1,    2,    3,    4,    5,    7,     31,        32,        33,
-                               63,   64,   65,   1023, 1024, 1025,  4095,      4096,      4097,
-                               16383, 16385, 65537, 1000003, capacity - 1, capacity, capacity + 1};
+  const std::size_t sizes[] = {
+      1,           2,    3,     4,     5,     7,       31,           32,
+      33,          63,   64,    65,    1023,  1024,    1025,         4095,
+      4096,        4097, 16383, 16385, 65537, 1000003, capacity - 1, capacity,
+      capacity + 1};
   for (std::size_t n : sizes)
     check_methods(check, engine, Family::kContest, n, rng);
 
-  const Family families[] = {Family::kEqual,     Family::kNearPlus,  Family::kNearMinus,
-                             Family::kPlusMinus, Family::kOutlier,   Family::kAscending,
+  const Family families[] = {Family::kEqual,      Family::kNearPlus,  Family::kNearMinus,
+                             Family::kPlusMinus,  Family::kOutlier,   Family::kAscending,
                              Family::kDescending, Family::kTinySpread};
   for (Family family : families)
-    for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{33}, std::size_t{4097},
-                          std::size_t{1000003}})
+    for (std::size_t n :
+         {std::size_t{1}, std::size_t{2}, std::size_t{33}, std::size_t{4097}, std::size_t{1000003}})
       check_methods(check, engine, family, n, rng);
 
   // Arrays that do not start on a 16-byte boundary (head elements), and in place.
@@ -288,8 +290,8 @@ int main() {
       const std::vector<float> input = make_input(family, n, rng);
       std::vector<float> got(n, std::nanf(""));
       solve(input.data(), got.data(), static_cast<int>(n));
-      compare(check, got, reference(input), std::string("solve ") + family_name(family) +
-                                                " n=" + std::to_string(n));
+      compare(check, got, reference(input),
+              std::string("solve ") + family_name(family) + " n=" + std::to_string(n));
     }
   }
   return check.finish("softmax_gpu_test");

@@ -1,0 +1,367 @@
+// bench_softmax: device-resident softmax, every Engine method against references measured in the
+// same run: a device-to-device copy (the bandwidth the 12-byte roofline is counted against), the
+// plain three-kernel version (max, sum, normalise: the seeds' approach) and, when the device
+// script passes its timings, torch.softmax on a 1-D tensor. Each timed output is checked against
+// the CPU reference. Then the host-pointer solve() against bare pageable copies of the same data.
+//
+//   bench_softmax [--sizes N,N,...] [--torch FILE] [--solve-sizes N,N,...]
+//
+// Timing: CUDA/HIP events around each call, L2 flushed before every call, 3 warm-up calls, median
+// of 31 (15 at N >= 5e7). Input: U(-50, 50) with 3 decimals, as in the contest samples.
+#include "collectives.h"
+#include "kernel.h"
+#include "reference.h"
+#include "solve.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using softmax_gpu::Method;
+
+constexpr int kBaselineBlock = 256;
+
+// ------------------------------------------------------------------------------------------
+// Baseline: three kernels, scalar loads, atomics into zeroed accumulators.
+// ------------------------------------------------------------------------------------------
+
+// Monotone map of floats to unsigned ints, so that atomicMax orders them like floats.
+__device__ __forceinline__ unsigned float_key(float f) {
+  const unsigned bits = __float_as_uint(f);
+  return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
+}
+__device__ __forceinline__ float key_float(unsigned key) {
+  return __uint_as_float((key & 0x80000000u) ? key & 0x7fffffffu : ~key);
+}
+
+__global__ void baseline_max_kernel(const float *in, std::size_t n, unsigned *max_key) {
+  __shared__ kit::BlockScratch<float, kBaselineBlock> scratch;
+  float m = -INFINITY;
+  for (std::size_t i = blockIdx.x * std::size_t{kBaselineBlock} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * kBaselineBlock)
+    m = fmaxf(m, in[i]);
+  m = kit::block_reduce<kBaselineBlock>(m, kit::Max{}, -INFINITY, scratch);
+  if (threadIdx.x == 0)
+    atomicMax(max_key, float_key(m));
+}
+
+__global__ void baseline_sum_kernel(const float *in, std::size_t n, const unsigned *max_key,
+                                    float *sum) {
+  __shared__ kit::BlockScratch<float, kBaselineBlock> scratch;
+  const float m = key_float(*max_key);
+  float s = 0.0f;
+  for (std::size_t i = blockIdx.x * std::size_t{kBaselineBlock} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * kBaselineBlock)
+    s += expf(in[i] - m);
+  s = kit::block_reduce<kBaselineBlock>(s, kit::Plus{}, 0.0f, scratch);
+  if (threadIdx.x == 0)
+    atomicAdd(sum, s);
+}
+
+__global__ void baseline_normalize_kernel(const float *in, float *out, std::size_t n,
+                                          const unsigned *max_key, const float *sum) {
+  const float m = key_float(*max_key);
+  const float inv = 1.0f / *sum;
+  for (std::size_t i = blockIdx.x * std::size_t{kBaselineBlock} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * kBaselineBlock)
+    out[i] = expf(in[i] - m) * inv;
+}
+
+struct Baseline {
+  unsigned *max_key = nullptr;
+  float *sum = nullptr;
+  unsigned grid_limit = 0;
+
+  Baseline() {
+    GPU_CHECK(cudaMalloc(&max_key, sizeof(unsigned)));
+    GPU_CHECK(cudaMalloc(&sum, sizeof(float)));
+    grid_limit = 8u * kit::gpu::device_multiprocessors();
+  }
+  ~Baseline() {
+    (void)cudaFree(max_key);
+    (void)cudaFree(sum);
+  }
+  void run(const float *in, float *out, std::size_t n) {
+    const unsigned grid = static_cast<unsigned>(
+        std::min<std::size_t>(grid_limit, (n + kBaselineBlock - 1) / kBaselineBlock));
+    GPU_CHECK(cudaMemsetAsync(max_key, 0, sizeof(unsigned))); // key 0 is below every float
+    GPU_CHECK(cudaMemsetAsync(sum, 0, sizeof(float)));
+    baseline_max_kernel<<<grid, kBaselineBlock>>>(in, n, max_key);
+    GPU_CHECK_LAUNCH("baseline_max_kernel");
+    baseline_sum_kernel<<<grid, kBaselineBlock>>>(in, n, max_key, sum);
+    GPU_CHECK_LAUNCH("baseline_sum_kernel");
+    baseline_normalize_kernel<<<grid, kBaselineBlock>>>(in, out, n, max_key, sum);
+    GPU_CHECK_LAUNCH("baseline_normalize_kernel");
+  }
+};
+
+// ------------------------------------------------------------------------------------------
+// Timing and checking
+// ------------------------------------------------------------------------------------------
+
+class Timer {
+public:
+  Timer() {
+    int device = 0, l2_bytes = 0;
+    GPU_CHECK(cudaGetDevice(&device));
+    GPU_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+    flush_bytes_ = std::max<std::size_t>(2 * static_cast<std::size_t>(l2_bytes), 64u << 20);
+    GPU_CHECK(cudaMalloc(&flush_, flush_bytes_));
+    GPU_CHECK(cudaEventCreate(&start_));
+    GPU_CHECK(cudaEventCreate(&stop_));
+  }
+  ~Timer() {
+    (void)cudaFree(flush_);
+    (void)cudaEventDestroy(start_);
+    (void)cudaEventDestroy(stop_);
+  }
+  // Median of `runs` calls, each after overwriting a buffer of twice the L2 size.
+  template <class Launch> double median_ms(Launch &&launch, int runs) {
+    std::vector<float> times;
+    for (int i = -3; i < runs; ++i) {
+      GPU_CHECK(cudaMemsetAsync(flush_, i & 0xff, flush_bytes_));
+      GPU_CHECK(cudaEventRecord(start_, 0));
+      launch();
+      GPU_CHECK(cudaEventRecord(stop_, 0));
+      GPU_CHECK(cudaEventSynchronize(stop_));
+      float ms = 0;
+      GPU_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+      if (i >= 0)
+        times.push_back(ms);
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+  }
+
+private:
+  void *flush_ = nullptr;
+  std::size_t flush_bytes_ = 0;
+  cudaEvent_t start_, stop_;
+};
+
+// Values outside a tenth of the grader's tolerance (see tests/gpu_test.cu), NaN included.
+std::size_t count_bad(const std::vector<float> &got, const std::vector<float> &want) {
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (!(std::fabs(static_cast<double>(got[i]) - want[i]) <= 1e-7 + 1e-6 * std::fabs(want[i])))
+      ++bad;
+  return bad;
+}
+
+std::vector<float> contest_input(std::size_t n, std::mt19937_64 &rng) {
+  std::vector<float> x(n);
+  std::uniform_int_distribution<int> milli(-50000, 50000);
+  for (auto &v : x)
+    v = static_cast<float>(milli(rng) / 1000.0);
+  return x;
+}
+
+[[noreturn]] void usage(const char *what) {
+  std::fprintf(stderr,
+               "bench_softmax: %s\nusage: bench_softmax [--sizes N,N,...] [--torch FILE] "
+               "[--solve-sizes N,N,...]\n",
+               what);
+  std::exit(2);
+}
+
+std::vector<std::size_t> parse_sizes(const char *text) {
+  std::vector<std::size_t> sizes;
+  const char *p = text;
+  while (*p) {
+    char *end = nullptr;
+    const double v = std::strtod(p, &end); // accepts 1e8
+    if (end == p || v < 1 || v > 2e9 || (*end && *end != ','))
+      usage((std::string("bad size list '") + text + "' at '" + p + "'").c_str());
+    sizes.push_back(static_cast<std::size_t>(v));
+    p = *end ? end + 1 : end;
+  }
+  return sizes;
+}
+
+// Lines "N milliseconds" written by bench_torch.py.
+std::map<std::size_t, double> read_torch(const char *path) {
+  std::map<std::size_t, double> times;
+  std::ifstream file(path);
+  if (!file)
+    usage((std::string("cannot read torch timings '") + path + "'").c_str());
+  double n = 0, ms = 0;
+  while (file >> n >> ms)
+    times[static_cast<std::size_t>(n)] = ms;
+  return times;
+}
+
+struct Row {
+  std::string name;
+  double ms;
+  double bytes_per_element; // 12 for softmax, 8 for the copy
+  std::string check;
+};
+
+void print_rows(std::size_t n, const std::vector<Row> &rows, double copy_gbs, double baseline_ms,
+                double torch_ms) {
+  for (const Row &r : rows) {
+    const double gbs = r.bytes_per_element * static_cast<double>(n) / (r.ms * 1e6);
+    std::printf("%11zu  %-16s %9.4f %9.1f %7.1f%%", n, r.name.c_str(), r.ms, gbs,
+                100.0 * gbs / copy_gbs);
+    if (r.bytes_per_element == 12)
+      std::printf(" %8.2fx", baseline_ms / r.ms);
+    else
+      std::printf(" %9s", "");
+    if (torch_ms > 0 && r.bytes_per_element == 12)
+      std::printf(" %8.2fx", torch_ms / r.ms);
+    else
+      std::printf(" %9s", "");
+    std::printf("  %s\n", r.check.c_str());
+  }
+}
+
+double wall_ms(const std::chrono::steady_clock::time_point &t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::size_t> sizes = {500000, 1000000, 10000000, 100000000};
+  std::vector<std::size_t> solve_sizes = {10000000, 100000000};
+  std::map<std::size_t, double> torch_ms;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i + 1 >= argc)
+      usage(("missing value after " + arg).c_str());
+    if (arg == "--sizes")
+      sizes = parse_sizes(argv[++i]);
+    else if (arg == "--solve-sizes")
+      solve_sizes = parse_sizes(argv[++i]);
+    else if (arg == "--torch")
+      torch_ms = read_torch(argv[++i]);
+    else
+      usage(("unknown option " + arg).c_str());
+  }
+
+  int device = 0;
+  GPU_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop;
+  GPU_CHECK(cudaGetDeviceProperties(&prop, device));
+  softmax_gpu::Engine engine;
+  Baseline baseline;
+  Timer timer;
+  std::printf("device %s: %d SMs, L2 %d MB, warp %d; resident capacity %zu elements\n", prop.name,
+              prop.multiProcessorCount, prop.l2CacheSize >> 20, kit::gpu::device_warp_size(),
+              engine.resident_capacity());
+
+  // Reference bandwidth: a 1 GiB device-to-device copy (bytes read + written).
+  double copy_gbs = 0;
+  {
+    const std::size_t bytes = std::size_t{1} << 30;
+    void *a = nullptr, *b = nullptr;
+    GPU_CHECK(cudaMalloc(&a, bytes));
+    GPU_CHECK(cudaMalloc(&b, bytes));
+    GPU_CHECK(cudaMemset(a, 1, bytes));
+    const double ms = timer.median_ms(
+        [&] { GPU_CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0)); }, 15);
+    copy_gbs = 2.0 * bytes / (ms * 1e6);
+    GPU_CHECK(cudaFree(a));
+    GPU_CHECK(cudaFree(b));
+    std::printf("copy bandwidth (1 GiB device-to-device): %.3f ms, %.0f GB/s\n", ms, copy_gbs);
+  }
+
+  std::printf("\nDevice-resident softmax; GB/s at 12 bytes/element (copy rows: 8), %% of the copy "
+              "bandwidth,\nspeed-up over the three-kernel baseline and over torch.softmax, check "
+              "against the CPU reference\n");
+  std::printf("%11s  %-16s %9s %9s %8s %9s %9s  %s\n", "N", "method", "ms", "GB/s", "%copy",
+              "vs 3-kern", "vs torch", "check");
+  std::mt19937_64 rng(7);
+  for (std::size_t n : sizes) {
+    const std::vector<float> input = contest_input(n, rng);
+    std::vector<float> want(n), got(n);
+    softmax_reference(input.data(), want.data(), n);
+    float *d_in = nullptr, *d_out = nullptr;
+    GPU_CHECK(cudaMalloc(&d_in, n * sizeof(float)));
+    GPU_CHECK(cudaMalloc(&d_out, n * sizeof(float)));
+    GPU_CHECK(cudaMemcpy(d_in, input.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    const int runs = n >= 50000000 ? 15 : 31;
+    auto checked = [&] {
+      GPU_CHECK(cudaMemcpy(got.data(), d_out, n * sizeof(float), cudaMemcpyDeviceToHost));
+      const std::size_t bad = count_bad(got, want);
+      GPU_CHECK(cudaMemset(d_out, 0xFF, n * sizeof(float))); // NaN for the next method
+      return bad ? "FAIL: " + std::to_string(bad) + " values" : std::string("ok");
+    };
+
+    std::vector<Row> rows;
+    rows.push_back({"copy (D2D)",
+                    timer.median_ms(
+                        [&] {
+                          GPU_CHECK(cudaMemcpyAsync(d_out, d_in, n * sizeof(float),
+                                                    cudaMemcpyDeviceToDevice, 0));
+                        },
+                        runs),
+                    8, ""});
+    rows.push_back({"12 B roofline", 12.0 * n / (copy_gbs * 1e6), 12, ""});
+    const double baseline_ms = timer.median_ms([&] { baseline.run(d_in, d_out, n); }, runs);
+    rows.push_back({"three-kernel", baseline_ms, 12, checked()});
+    for (Method method :
+         {Method::kTwoPass, Method::kTwoPassReverse, Method::kTwoPassReverseStreaming,
+          Method::kPersistent, Method::kResident, Method::kAuto}) {
+      if (method == Method::kResident && n > engine.resident_capacity())
+        continue;
+      const double ms = timer.median_ms([&] { engine.run(d_in, d_out, n, 0, method); }, runs);
+      std::string name = softmax_gpu::method_name(method);
+      if (method == Method::kAuto)
+        name += std::string("=") + softmax_gpu::method_name(engine.auto_method(n));
+      rows.push_back({name, ms, 12, checked()});
+    }
+    const auto torch = torch_ms.find(n);
+    if (torch != torch_ms.end())
+      rows.push_back({"torch.softmax", torch->second, 12, "(bench_torch.py)"});
+    print_rows(n, rows, copy_gbs, baseline_ms, torch != torch_ms.end() ? torch->second : 0);
+    GPU_CHECK(cudaFree(d_in));
+    GPU_CHECK(cudaFree(d_out));
+  }
+
+  if (!solve_sizes.empty()) {
+    std::printf("\nHost-pointer solve() (pageable arrays, wall clock, median of 5 after one "
+                "warm-up) against bare pageable copies of the same bytes up and down\n");
+    std::printf("%11s %12s %14s %8s  %s\n", "N", "solve ms", "copies ms", "ratio", "check");
+  }
+  for (std::size_t n : solve_sizes) {
+    const std::vector<float> input = contest_input(n, rng);
+    std::vector<float> want(n), got(n);
+    softmax_reference(input.data(), want.data(), n);
+    float *d = nullptr;
+    GPU_CHECK(cudaMalloc(&d, n * sizeof(float)));
+    std::vector<double> solve_times, copy_times;
+    for (int i = -1; i < 5; ++i) {
+      auto t0 = std::chrono::steady_clock::now();
+      solve(input.data(), got.data(), static_cast<int>(n));
+      const double solve_ms = wall_ms(t0);
+      t0 = std::chrono::steady_clock::now();
+      GPU_CHECK(cudaMemcpy(d, input.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+      GPU_CHECK(cudaMemcpy(got.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
+      const double copy_ms = wall_ms(t0);
+      if (i >= 0) {
+        solve_times.push_back(solve_ms);
+        copy_times.push_back(copy_ms);
+      }
+    }
+    solve(input.data(), got.data(), static_cast<int>(n));
+    const std::size_t bad = count_bad(got, want);
+    const std::string check = bad ? "FAIL: " + std::to_string(bad) + " values" : "ok";
+    std::sort(solve_times.begin(), solve_times.end());
+    std::sort(copy_times.begin(), copy_times.end());
+    std::printf("%11zu %12.2f %14.2f %7.2fx  %s\n", n, solve_times[2], copy_times[2],
+                copy_times[2] / solve_times[2], check.c_str());
+    GPU_CHECK(cudaFree(d));
+  }
+  return 0;
+}
