@@ -7,6 +7,7 @@
 // Every variant's output is compared with the vendor scan's (or, without one, the CPU
 // reference); every solve() output with the CPU reference. A mismatch fails the run.
 #include "device_scan.h"
+#include "kernel_compare.h"
 #include "kernel_pipeline.h"
 #include "kernel_variants.h"
 #include "reference.h"
@@ -81,14 +82,6 @@ __global__ void fill_contest_values(int *data, std::size_t n, std::uint64_t seed
   }
 }
 
-__global__ void count_mismatches(const int *a, const int *b, std::size_t n,
-                                 unsigned long long *count) {
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    if (a[i] != b[i])
-      atomicAdd(count, 1ull);
-}
-
 unsigned grid_for(std::size_t n) {
   return static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 4096));
 }
@@ -129,12 +122,7 @@ struct DeviceData {
 };
 
 bool outputs_match(const DeviceData &d, std::size_t n) {
-  GPU_CHECK(cudaMemset(d.mismatches, 0, sizeof(unsigned long long)));
-  count_mismatches<<<grid_for(n), 256>>>(d.output, d.expected, n, d.mismatches);
-  GPU_CHECK_LAUNCH("count_mismatches");
-  unsigned long long count = 0;
-  GPU_CHECK(cudaMemcpy(&count, d.mismatches, sizeof count, cudaMemcpyDeviceToHost));
-  return count == 0;
+  return prefix_sum_check::count_mismatches(d.output, d.expected, n, d.mismatches) == 0;
 }
 
 void print_row(const char *name, std::size_t n, double ms, double copy_ms, double vendor_ms,

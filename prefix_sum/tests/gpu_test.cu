@@ -1,8 +1,9 @@
-// prefix_sum on the GPU against the CPU reference: the device-wide scan (every benchmarked
-// configuration) at awkward sizes, int32 wrap-around, misaligned and in-place buffers, chained
-// chunks, a non-sum operator, 100 repeated scans of one large input (look-back races show up as
-// rare wrong tiles), N = 1e9 once, and the host-pointer paths behind solve().
+// prefix_sum on the GPU against the CPU reference. Every benchmarked scan configuration runs at
+// awkward sizes, with int32 wrap-around, misaligned and in-place buffers, chained chunks, a
+// non-sum operator, 100 repeated scans of one large input (look-back races show up as rare wrong
+// tiles) and N = 1e9; then the host-pointer paths behind solve().
 #include "device_scan.h"
+#include "kernel_compare.h"
 #include "kernel_pipeline.h"
 #include "kernel_variants.h"
 #include "reference.h"
@@ -13,6 +14,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -110,44 +112,48 @@ template <class Config> void check_sizes(Checker &check, kit::ScanWorkspace &wor
   for (std::size_t n : awkward_sizes<Config>()) {
     const std::vector<int> input = contest_values(n, seed++);
     check.expect_equal(device_scan<Config>(input, workspace), reference_scan(input),
-                       describe(name + " contest values", n).c_str());
+                       describe(name + ": contest values", n).c_str());
   }
 }
 
-void check_wrap_around(Checker &check, kit::ScanWorkspace &workspace) {
+template <class Config> void check_wrap_around(Checker &check, kit::ScanWorkspace &workspace) {
+  const std::string name = ScanVariant<Config>::name();
   // Full-range values overflow int32 on almost every step.
   const std::vector<int> full_range = random_values(5000011, 7, INT_MIN, INT_MAX);
-  check.expect_equal(device_scan<kit::DefaultScanConfig>(full_range, workspace),
-                     reference_scan(full_range), "wrap-around, full-range values, n = 5000011");
-  const std::vector<int> all_max(70 * kit::DefaultScanConfig::kTileItems + 5, INT_MAX);
-  check.expect_equal(device_scan<kit::DefaultScanConfig>(all_max, workspace),
-                     reference_scan(all_max),
-                     describe("wrap-around, INT_MAX", all_max.size()).c_str());
+  check.expect_equal(
+      device_scan<Config>(full_range, workspace), reference_scan(full_range),
+      describe(name + ": wrap-around, full-range values", full_range.size()).c_str());
+  const std::vector<int> all_max(70 * Config::kTileItems + 5, INT_MAX);
+  check.expect_equal(device_scan<Config>(all_max, workspace), reference_scan(all_max),
+                     describe(name + ": wrap-around, INT_MAX", all_max.size()).c_str());
 }
 
-void check_misaligned(Checker &check, kit::ScanWorkspace &workspace) {
-  for (std::size_t n : {std::size_t{33}, 10 * kit::DefaultScanConfig::kTileItems + 7}) {
+template <class Config> void check_misaligned(Checker &check, kit::ScanWorkspace &workspace) {
+  const std::string name = ScanVariant<Config>::name();
+  for (std::size_t n : {std::size_t{33}, 10 * Config::kTileItems + 7}) {
     const std::vector<int> input = contest_values(n, 100 + n);
     const std::vector<int> expected = reference_scan(input);
-    check.expect_equal(device_scan<kit::DefaultScanConfig>(input, workspace, 1, 3), expected,
-                       describe("input +1, output +3 items (scalar path)", n).c_str());
-    check.expect_equal(device_scan<kit::DefaultScanConfig>(input, workspace, 0, 2), expected,
-                       describe("aligned input, output +2 items", n).c_str());
+    check.expect_equal(device_scan<Config>(input, workspace, 1, 3), expected,
+                       describe(name + ": input +1, output +3 items (scalar path)", n).c_str());
+    check.expect_equal(device_scan<Config>(input, workspace, 0, 2), expected,
+                       describe(name + ": aligned input, output +2 items", n).c_str());
   }
 }
 
-void check_in_place(Checker &check, kit::ScanWorkspace &workspace) {
+template <class Config> void check_in_place(Checker &check, kit::ScanWorkspace &workspace) {
   const std::size_t n = 1234567;
   const std::vector<int> input = contest_values(n, 11);
   DeviceBuffer<int> data(n);
   data.upload(input);
-  kit::device_inclusive_scan(data.get(), data.get(), n, kit::Plus{}, 0, workspace);
-  check.expect_equal(data.download(), reference_scan(input), "in place, n = 1234567");
+  kit::device_inclusive_scan<Config>(data.get(), data.get(), n, kit::Plus{}, 0, workspace);
+  check.expect_equal(data.download(), reference_scan(input),
+                     describe(ScanVariant<Config>::name() + ": in place", n).c_str());
 }
 
 // Three scans chained through device-side carries, as the staged solve() does.
-void check_chained_chunks(Checker &check, kit::ScanWorkspace &workspace) {
-  const std::size_t tile = kit::DefaultScanConfig::kTileItems;
+template <class Config> void check_chained_chunks(Checker &check, kit::ScanWorkspace &workspace) {
+  const std::string name = ScanVariant<Config>::name();
+  const std::size_t tile = Config::kTileItems;
   const std::size_t pieces[] = {3 * tile + 5, 1, 40 * tile - 3};
   std::size_t n = 0;
   for (std::size_t p : pieces)
@@ -159,17 +165,19 @@ void check_chained_chunks(Checker &check, kit::ScanWorkspace &workspace) {
   std::size_t first = 0;
   for (std::size_t i = 0; i < 3; ++i) {
     const int *carry_in = i > 0 ? carry.get() + i % 2 : nullptr;
-    kit::device_inclusive_scan(d_in.get() + first, d_out.get() + first, pieces[i], kit::Plus{}, 0,
-                               workspace, 0, carry_in, carry.get() + (i + 1) % 2);
+    kit::device_inclusive_scan<Config>(d_in.get() + first, d_out.get() + first, pieces[i],
+                                       kit::Plus{}, 0, workspace, 0, carry_in,
+                                       carry.get() + (i + 1) % 2);
     first += pieces[i];
   }
-  check.expect_equal(d_out.download(), expected, "three chained chunks with carries");
+  check.expect_equal(d_out.download(), expected, (name + ": three chained chunks").c_str());
   const std::vector<int> carries = carry.download();
-  check.expect(carries[3 % 2] == expected.back(), "total_out of the last chunk = last prefix");
+  check.expect(carries[3 % 2] == expected.back(),
+               (name + ": total_out of the last chunk = last prefix").c_str());
 }
 
 // Max is not a sum: catches an operator applied in the wrong place or with the wrong identity.
-void check_max_operator(Checker &check, kit::ScanWorkspace &workspace) {
+template <class Config> void check_max_operator(Checker &check, kit::ScanWorkspace &workspace) {
   for (std::size_t n : {std::size_t{1}, std::size_t{65}, std::size_t{777777}}) {
     const std::vector<int> input = random_values(n, 31 + n, INT_MIN + 1, INT_MAX);
     std::vector<int> expected(n);
@@ -178,46 +186,89 @@ void check_max_operator(Checker &check, kit::ScanWorkspace &workspace) {
       expected[i] = running = std::max(running, input[i]);
     DeviceBuffer<int> d_in(n), d_out(n);
     d_in.upload(input);
-    kit::device_inclusive_scan(d_in.get(), d_out.get(), n, kit::Max{}, INT_MIN, workspace);
-    check.expect_equal(d_out.download(), expected, describe("max scan", n).c_str());
+    kit::device_inclusive_scan<Config>(d_in.get(), d_out.get(), n, kit::Max{}, INT_MIN, workspace);
+    check.expect_equal(d_out.download(), expected,
+                       describe(ScanVariant<Config>::name() + ": max scan", n).c_str());
   }
 }
 
-void check_repeated(Checker &check, kit::ScanWorkspace &workspace) {
-  const std::size_t n = (std::size_t{1} << 25) + 12345;
+// One input and its expected scan, resident on the device, scanned by every variant; results are
+// compared on the device (a copy back per run would dominate the test's time).
+struct DeviceCase {
+  DeviceCase(std::size_t n, std::uint64_t seed) : input(n), expected(n), output(n), counter(1) {
+    const std::vector<int> values = contest_values(n, seed);
+    input.upload(values);
+    expected.upload(reference_scan(values));
+  }
+  DeviceBuffer<int> input, expected, output;
+  DeviceBuffer<unsigned long long> counter;
+};
+
+template <class Config>
+void check_repeated(Checker &check, kit::ScanWorkspace &workspace, DeviceCase &repeat) {
   const int kRepeats = 100;
-  const std::vector<int> input = contest_values(n, 41);
-  const std::vector<int> expected = reference_scan(input);
-  DeviceBuffer<int> d_in(n), d_out(n);
-  d_in.upload(input);
+  const std::size_t n = repeat.input.size();
   int wrong_runs = 0;
+  unsigned long long worst = 0;
   for (int r = 0; r < kRepeats; ++r) {
-    d_out.poison();
-    kit::device_inclusive_scan(d_in.get(), d_out.get(), n, kit::Plus{}, 0, workspace);
-    if (d_out.download() != expected) {
-      if (wrong_runs == 0)
-        check.expect_equal(d_out.download(), expected, "repeated scan (first wrong run)");
-      ++wrong_runs;
-    }
+    repeat.output.poison();
+    kit::device_inclusive_scan<Config>(repeat.input.get(), repeat.output.get(), n, kit::Plus{}, 0,
+                                       workspace);
+    const unsigned long long wrong = prefix_sum_check::count_mismatches(
+        repeat.output.get(), repeat.expected.get(), n, repeat.counter.get());
+    wrong_runs += wrong != 0;
+    worst = std::max(worst, wrong);
   }
-  std::printf("repeated scan: %d of %d runs of n = %zu differ from the reference\n", wrong_runs,
-              kRepeats, n);
-  check.expect(wrong_runs == 0, "100 repeated scans of one input are all correct");
+  const std::string name = ScanVariant<Config>::name();
+  std::printf("%s: repeated scan, %d of %d runs of n = %zu wrong (worst: %llu items)\n",
+              name.c_str(), wrong_runs, kRepeats, n, worst);
+  check.expect(wrong_runs == 0, (name + ": 100 repeated scans of one input").c_str());
 }
 
-void check_billion(Checker &check, kit::ScanWorkspace &workspace) {
+template <class Config>
+void check_billion(Checker &check, kit::ScanWorkspace &workspace, DeviceCase *billion) {
+  if (!billion)
+    return;
+  const std::size_t n = billion->input.size();
+  billion->output.poison();
+  kit::device_inclusive_scan<Config>(billion->input.get(), billion->output.get(), n, kit::Plus{}, 0,
+                                     workspace);
+  const unsigned long long wrong = prefix_sum_check::count_mismatches(
+      billion->output.get(), billion->expected.get(), n, billion->counter.get());
+  if (wrong != 0)
+    std::printf("%s: n = %zu, %llu items wrong\n", ScanVariant<Config>::name().c_str(), n, wrong);
+  check.expect(wrong == 0, describe(ScanVariant<Config>::name() + ": device-resident", n).c_str());
+}
+
+// The device comparison must be able to fail: one changed item is one mismatch.
+void check_comparison(Checker &check) {
+  const std::vector<int> values = contest_values(100003, 81);
+  std::vector<int> changed = values;
+  changed[77777] += 1;
+  DeviceBuffer<int> a(values.size()), b(values.size());
+  DeviceBuffer<unsigned long long> counter(1);
+  a.upload(values);
+  b.upload(changed);
+  check.expect(prefix_sum_check::count_mismatches(a.get(), b.get(), values.size(), counter.get()) ==
+                   1,
+               "device comparison counts exactly one changed item");
+  b.upload(values);
+  check.expect(prefix_sum_check::count_mismatches(a.get(), b.get(), values.size(), counter.get()) ==
+                   0,
+               "device comparison of equal arrays");
+}
+
+// N = 1e9 needs 12 GB of device memory (input, expected, output); skipped with a note if absent.
+std::unique_ptr<DeviceCase> make_billion_case() {
   const std::size_t n = 1000000000;
   std::size_t free_bytes = 0, total_bytes = 0;
   GPU_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  if (free_bytes < 2 * n * sizeof(int) + (std::size_t{256} << 20)) {
-    std::printf("SKIP n = 1e9 case: %.1f GB of device memory free, 8.3 GB needed\n",
+  if (free_bytes < 3 * n * sizeof(int) + (std::size_t{512} << 20)) {
+    std::printf("SKIP n = 1e9 cases: %.1f GB of device memory free, 12.5 GB needed\n",
                 free_bytes / 1e9);
-    return;
+    return nullptr;
   }
-  const std::vector<int> input = contest_values(n, 51);
-  const std::vector<int> expected = reference_scan(input);
-  check.expect_equal(device_scan<kit::DefaultScanConfig>(input, workspace), expected,
-                     "n = 1e9, device-resident");
+  return std::make_unique<DeviceCase>(n, 51);
 }
 
 void check_host_paths(Checker &check) {
@@ -250,16 +301,21 @@ void check_host_paths(Checker &check) {
 int main() {
   kit::test::skip_without_gpu("prefix_sum_gpu_test");
   Checker check;
+  check_comparison(check);
   kit::ScanWorkspace workspace; // shared on purpose: scans of every size reuse stale states
-  for_each_scan_variant(
-      [&](auto variant) { check_sizes<typename decltype(variant)::config>(check, workspace); });
-  check_wrap_around(check, workspace);
-  check_misaligned(check, workspace);
-  check_in_place(check, workspace);
-  check_chained_chunks(check, workspace);
-  check_max_operator(check, workspace);
-  check_repeated(check, workspace);
+  DeviceCase repeat((std::size_t{1} << 25) + 12345, 41);
+  std::unique_ptr<DeviceCase> billion = make_billion_case();
+  for_each_scan_variant([&](auto variant) {
+    using Config = typename decltype(variant)::config;
+    check_sizes<Config>(check, workspace);
+    check_wrap_around<Config>(check, workspace);
+    check_misaligned<Config>(check, workspace);
+    check_in_place<Config>(check, workspace);
+    check_chained_chunks<Config>(check, workspace);
+    check_max_operator<Config>(check, workspace);
+    check_repeated<Config>(check, workspace, repeat);
+    check_billion<Config>(check, workspace, billion.get());
+  });
   check_host_paths(check);
-  check_billion(check, workspace);
   return check.finish("prefix_sum_gpu_test");
 }
