@@ -42,7 +42,7 @@ struct EdgeFieldConsumer {
 } // namespace
 
 Graph read_graph(const char *text, const char *end, kit::ThreadPool &pool,
-                 std::size_t chunk_count) {
+                 kit::io::TrailingTokens *trailing, std::size_t chunk_count) {
   const char *cursor = text;
   const auto vertices =
       kit::io::parse_header_integer(text, end, &cursor, "the vertex count V", 1, kApspMaxVertices);
@@ -52,8 +52,10 @@ Graph read_graph(const char *text, const char *end, kit::ThreadPool &pool,
   graph.vertices = static_cast<int>(vertices);
   graph.edges.resize(static_cast<std::size_t>(edge_count));
   EdgeFieldConsumer consumer{graph.edges.data(), graph.edges.size(), graph.vertices};
-  kit::io::parse_values<kit::io::Int32Values>(text, cursor, end, 3 * graph.edges.size(),
-                                              "edge number", consumer, pool, chunk_count);
+  const kit::io::TrailingTokens after_edges = kit::io::parse_values<kit::io::Int32Values>(
+      text, cursor, end, 3 * graph.edges.size(), "edge number", consumer, pool, chunk_count);
+  if (trailing)
+    *trailing = after_edges;
   return graph;
 }
 

@@ -11,7 +11,9 @@
 int main(int argc, char **argv) {
   return kit::io::run_contest_program(argc, argv, [](const kit::io::MappedFile &file) {
     kit::ThreadPool &pool = kit::default_pool();
-    const Graph graph = apsp::read_graph(file.data(), file.end(), pool);
+    kit::io::TrailingTokens trailing;
+    const Graph graph = apsp::read_graph(file.data(), file.end(), pool, &trailing);
+    kit::io::warn_trailing_tokens(file, trailing, 3 * graph.edges.size(), "edge number");
     kit::io::OrderedWriter writer(STDOUT_FILENO, pool);
     const std::size_t v = static_cast<std::size_t>(graph.vertices);
     apsp_solve(graph, [&](int first_row, int row_count, const int *rows) {

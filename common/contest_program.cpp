@@ -38,4 +38,17 @@ int run_contest_program(int argc, char **argv,
   return 0;
 }
 
+void warn_trailing_tokens(const MappedFile &file, const TrailingTokens &trailing,
+                          std::size_t announced, const std::string &what) {
+  if (trailing.count == 0)
+    return;
+  const std::string message = "warning: ignored " + std::to_string(trailing.count) +
+                              (trailing.count == 1 ? " token" : " tokens") + " after the " +
+                              std::to_string(announced) + " " + what + "s, from " + trailing.first +
+                              " on";
+  std::fprintf(
+      stderr, "%s\n",
+      locate_message(file.path(), file.data(), file.size(), trailing.offset, message).c_str());
+}
+
 } // namespace kit::io

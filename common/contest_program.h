@@ -4,6 +4,7 @@
 #pragma once
 
 #include "mapped_file.h"
+#include "text_parse.h"
 
 #include <functional>
 
@@ -18,5 +19,11 @@ constexpr int kExitSystemFailure = 4;
 // maps argv[1] and calls body(file). Returns the process exit code: 0, or the code of the
 // failure after printing it (InputError with file:line:column, FileError, OutputError).
 int run_contest_program(int argc, char **argv, const std::function<void(const MappedFile &)> &body);
+
+// One warning line on stderr for tokens after the `announced` ones (nothing when there are none):
+// "<path>:<line>:<column> (byte <offset>): warning: ignored <k> token(s) after the <announced>
+// <what>s, from '<first>' on". The answer is still printed and the exit code stays 0.
+void warn_trailing_tokens(const MappedFile &file, const TrailingTokens &trailing,
+                          std::size_t announced, const std::string &what);
 
 } // namespace kit::io

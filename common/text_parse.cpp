@@ -74,15 +74,17 @@ void throw_first_error(const std::vector<ChunkError> &errors) {
     throw InputError(first->offset, first->expected, first->found);
 }
 
-void check_token_count(const char *text, const char *end, const std::vector<TextChunk> &chunks,
-                       std::size_t count, const std::string &what) {
+TrailingTokens check_token_count(const char *text, const char *end,
+                                 const std::vector<TextChunk> &chunks, std::size_t count,
+                                 const std::string &what) {
   const std::size_t total = chunks.empty() ? 0 : chunks.back().first_token + chunks.back().tokens;
   if (total < count)
     throw InputError(static_cast<std::size_t>(end - text), std::to_string(count) + " " + what + "s",
                      "only " + std::to_string(total) + " before the end of file");
+  TrailingTokens trailing;
   if (total == count)
-    return;
-  // Locate token number `count` (0-based): the first one too many.
+    return trailing;
+  // Locate token number `count` (0-based): the first one after the announced values.
   for (const TextChunk &chunk : chunks) {
     if (count >= chunk.first_token + chunk.tokens)
       continue;
@@ -93,10 +95,12 @@ void check_token_count(const char *text, const char *end, const std::vector<Text
         break;
       p = token_end(p, chunk.end);
     }
-    throw InputError(static_cast<std::size_t>(p - text),
-                     "the end of the input after " + std::to_string(count) + " " + what + "s",
-                     describe_token(p, token_end(p, chunk.end)));
+    trailing.count = total - count;
+    trailing.offset = static_cast<std::size_t>(p - text);
+    trailing.first = describe_token(p, token_end(p, chunk.end));
+    break;
   }
+  return trailing;
 }
 
 } // namespace kit::io

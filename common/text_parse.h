@@ -68,13 +68,23 @@ template <class T> struct StoreInto {
   std::string expected(std::size_t) const { return ""; }
 };
 
-// Parses exactly `count` values of kind `Kind` from [begin, end) of `text` (only white space may
-// follow them) and hands each to the consumer. `what` names the tokens in count messages
-// ("value", "edge number"). Throws InputError for the first bad byte of the file.
+// Tokens after the announced count. The official skeleton stops reading once it has its values,
+// so a file with more is still answered (a non-zero exit would cost a penalty); the programs
+// report them as a warning on stderr (warn_trailing_tokens, contest_program.h).
+struct TrailingTokens {
+  std::size_t count = 0;  // how many tokens follow the announced ones (0: none)
+  std::size_t offset = 0; // byte offset of the first of them in the file
+  std::string first;      // that token, as describe_token shows it
+};
+
+// Parses `count` values of kind `Kind` from [begin, end) of `text` and hands each to the
+// consumer. `what` names the tokens in count messages ("value", "edge number"). Throws
+// InputError for the first bad byte of the file or when fewer than `count` tokens follow; tokens
+// after the first `count` are not parsed (any text is accepted there) and are returned.
 template <class Kind, class Consumer>
-void parse_values(const char *text, const char *begin, const char *end, std::size_t count,
-                  const std::string &what, Consumer &consumer, ThreadPool &pool,
-                  std::size_t chunk_count = 0);
+TrailingTokens parse_values(const char *text, const char *begin, const char *end, std::size_t count,
+                            const std::string &what, Consumer &consumer, ThreadPool &pool,
+                            std::size_t chunk_count = 0);
 
 // --------------------------------------------------------------------------------------------
 // Implementation.
@@ -89,14 +99,15 @@ struct ChunkError {
 
 // Throws for the earliest error among the chunks, if any.
 void throw_first_error(const std::vector<ChunkError> &errors);
-// Throws when the ranges hold fewer or more than `count` tokens.
-void check_token_count(const char *text, const char *end, const std::vector<TextChunk> &chunks,
-                       std::size_t count, const std::string &what);
+// Throws when the chunks hold fewer than `count` tokens; describes those beyond `count`.
+TrailingTokens check_token_count(const char *text, const char *end,
+                                 const std::vector<TextChunk> &chunks, std::size_t count,
+                                 const std::string &what);
 
 template <class Kind, class Consumer>
-void parse_values(const char *text, const char *begin, const char *end, std::size_t count,
-                  const std::string &what, Consumer &consumer, ThreadPool &pool,
-                  std::size_t chunk_count) {
+TrailingTokens parse_values(const char *text, const char *begin, const char *end, std::size_t count,
+                            const std::string &what, Consumer &consumer, ThreadPool &pool,
+                            std::size_t chunk_count) {
   if (chunk_count == 0)
     chunk_count = default_chunk_count(static_cast<std::size_t>(end - begin), pool);
   std::vector<TextChunk> chunks = split_into_chunks(begin, end, chunk_count, pool);
@@ -104,7 +115,7 @@ void parse_values(const char *text, const char *begin, const char *end, std::siz
   pool.run(chunks.size(), [&](std::size_t c) {
     const TextChunk &chunk = chunks[c];
     if (chunk.first_token >= count)
-      return; // surplus tokens: reported by check_token_count
+      return; // trailing tokens: described by check_token_count
     std::size_t index = chunk.first_token;
     const std::size_t last = std::min(count, chunk.first_token + chunk.tokens);
     const char *p = chunk.begin;
@@ -130,7 +141,7 @@ void parse_values(const char *text, const char *begin, const char *end, std::siz
     }
   });
   throw_first_error(errors);
-  check_token_count(text, end, chunks, count, what);
+  return check_token_count(text, end, chunks, count, what);
 }
 
 } // namespace kit::io

@@ -49,7 +49,9 @@ int run_values_program(int argc, char **argv, const ValuesProgram<Kind> &program
     // Uninitialised on purpose: the parse threads touch (and so place) the pages first.
     std::unique_ptr<T[]> input(new T[n]);
     StoreInto<T> store{input.get(), n};
-    parse_values<Kind>(file.data(), cursor, file.end(), n, "value", store, pool);
+    const TrailingTokens trailing =
+        parse_values<Kind>(file.data(), cursor, file.end(), n, "value", store, pool);
+    warn_trailing_tokens(file, trailing, n, "value");
     std::unique_ptr<T[]> output(new T[n]);
     program.solve(input.get(), output.get(), static_cast<int>(n));
     input.reset();

@@ -79,12 +79,19 @@ function(kit_add_program_usage_tests problem)
   kit_add_bad_input_test(${problem} blank_file "  \n\n" "bad_blank_file.in:3:1 \\(byte 4\\): expected the (value|vertex) count .*, found end of file")
 endfunction()
 
-# An input the program must accept: exit 0 and stdout matching `stdout_regex`.
+# An input the program must accept: exit 0, stdout matching `stdout_regex`, and stderr empty or,
+# with STDERR_REGEX, matching it (a warning such as the one for tokens after the announced ones).
+#   kit_add_accepted_input_test(<problem> <name> <content> <stdout_regex> [STDERR_REGEX <regex>])
 function(kit_add_accepted_input_test problem name content stdout_regex)
+  cmake_parse_arguments(A "" "STDERR_REGEX" "" ${ARGN})
+  if(NOT DEFINED A_STDERR_REGEX)
+    set(A_STDERR_REGEX "^$")
+  endif()
   set(input ${CMAKE_CURRENT_BINARY_DIR}/ok_${name}.in)
   file(WRITE ${input} "${content}")
   add_test(NAME ${problem}_accepts_${name}
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${problem}>;${input}" -DEXIT_CODE=0
-                   "-DSTDOUT_REGEX=${stdout_regex}" -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_run.cmake)
+                   "-DSTDOUT_REGEX=${stdout_regex}" "-DSTDERR_REGEX=${A_STDERR_REGEX}"
+                   -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_run.cmake)
   set_tests_properties(${problem}_accepts_${name} PROPERTIES LABELS bad_input)
 endfunction()

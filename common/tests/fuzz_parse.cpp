@@ -19,8 +19,11 @@ std::string parse(const std::string &text, kit::ThreadPool &pool, std::size_t ch
     auto n = kit::io::parse_header_integer(text.data(), end, &cursor, "N", 1, 4096);
     std::vector<T> out(static_cast<std::size_t>(n));
     kit::io::StoreInto<T> store{out.data(), out.size()};
-    kit::io::parse_values<Kind>(text.data(), cursor, end, out.size(), "value", store, pool, chunks);
-    return std::string(reinterpret_cast<const char *>(out.data()), out.size() * sizeof(T));
+    const kit::io::TrailingTokens trailing = kit::io::parse_values<Kind>(
+        text.data(), cursor, end, out.size(), "value", store, pool, chunks);
+    return std::string(reinterpret_cast<const char *>(out.data()), out.size() * sizeof(T)) +
+           " trailing " + std::to_string(trailing.count) + " at " +
+           std::to_string(trailing.offset) + " " + trailing.first;
   } catch (const kit::io::InputError &e) {
     return "error at " + std::to_string(e.offset()) + ": " + e.what();
   }

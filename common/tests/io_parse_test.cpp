@@ -24,15 +24,18 @@ std::string random_int_text(std::size_t n, std::mt19937 &rng, std::vector<int> &
   return text;
 }
 
-std::vector<int> parse_ints(const std::string &text, int threads, std::size_t chunks) {
+std::vector<int> parse_ints(const std::string &text, int threads, std::size_t chunks,
+                            kit::io::TrailingTokens *trailing = nullptr) {
   kit::ThreadPool pool(threads);
   const char *cursor = text.data();
   const char *end = text.data() + text.size();
   auto n = kit::io::parse_header_integer(text.data(), end, &cursor, "N", 1, 1 << 30);
   std::vector<int> out(static_cast<std::size_t>(n), 0x5a5a5a5a);
   kit::io::StoreInto<int> store{out.data(), out.size()};
-  kit::io::parse_values<kit::io::Int32Values>(text.data(), cursor, end, out.size(), "value", store,
-                                              pool, chunks);
+  const kit::io::TrailingTokens after = kit::io::parse_values<kit::io::Int32Values>(
+      text.data(), cursor, end, out.size(), "value", store, pool, chunks);
+  if (trailing)
+    *trailing = after;
   return out;
 }
 
@@ -85,8 +88,31 @@ TEST(ParallelParse, FirstErrorIsDeterministic) {
 TEST(ParallelParse, CountErrors) {
   EXPECT_NE(first_error("3\n1 2\n", 2, 4).find("expected 3 values, found only 2"),
             std::string::npos);
-  EXPECT_NE(first_error("2\n1 2 3\n", 2, 4).find("end of the input after 2 values, found '3'"),
-            std::string::npos);
+  EXPECT_EQ(first_error("3\n", 2, 4), "2: expected 3 values, found only 0 before the end of file");
+}
+
+// Tokens after the announced count are not an error (the official skeleton never reads them):
+// the values are parsed, and the first extra token is located the same way for any split.
+TEST(ParallelParse, TrailingTokensAreReportedNotRejected) {
+  std::mt19937 rng(5);
+  std::vector<int> values;
+  std::string text = random_int_text(5000, rng, values);
+  const std::size_t first_extra = text.size();
+  text += "77 not-a-number 12abc\n-5 \n";
+  for (int threads : {1, 2, 3, 8})
+    for (std::size_t chunks : {1, 2, 7, 64, 999}) {
+      kit::io::TrailingTokens trailing;
+      ASSERT_EQ(parse_ints(text, threads, chunks, &trailing), values);
+      EXPECT_EQ(trailing.count, 4u);
+      EXPECT_EQ(trailing.offset, first_extra);
+      EXPECT_EQ(trailing.first, "'77'");
+    }
+  kit::io::TrailingTokens none;
+  none.count = 99;
+  parse_ints("2\n1 2 \n\n", 2, 3, &none);
+  EXPECT_EQ(none.count, 0u);
+  // A bad token among the announced values is still an error, even with extra tokens after it.
+  EXPECT_NE(first_error("2\n1 x 3\n", 2, 3).find("found 'x'"), std::string::npos);
 }
 
 } // namespace
