@@ -44,7 +44,7 @@ echo "gpu test exit code: $test_rc"
 [ $test_rc -eq 0 ] || status=1
 
 echo "== bench_prefix_sum ${bench_args[*]}"
-timeout 120 "$bin/bench_prefix_sum" "${bench_args[@]}" >"$out/bench.log" 2>&1
+timeout 100 "$bin/bench_prefix_sum" "${bench_args[@]}" >"$out/bench.log" 2>&1
 bench_rc=$?
 cat "$out/bench.log"
 echo "bench exit code: $bench_rc"
