@@ -1,35 +1,31 @@
 // Device-wide inclusive scan in a single pass: decoupled look-back (Merrill & Garland, "Single-pass
 // Parallel Prefix Scan with Decoupled Look-back", 2016), written once for warp32 and wave64.
 //
-// The input is cut into tiles of `kBlockThreads * kItemsPerThread` items. For each tile a block
-//   1. takes the tile's index from an atomic ticket, so every lower-numbered tile belongs to a
-//      block that is already running. Looking back therefore never waits on a tile that has not
-//      been scheduled, which matters on GPUs that give no forward-progress guarantee to blocks
-//      that have not started (AMD) or that dispatch blocks out of blockIdx order;
-//   2. scans the tile in registers and publishes the tile's aggregate (status AGGREGATE);
-//   3. lets one warp inspect the states of the tiles before it, a window of several states per
-//      lane at a time: the nearest PREFIX (inclusive prefix known) ends the walk, otherwise the
-//      window's aggregates are combined and the window moves further back;
-//   4. publishes its inclusive prefix (status PREFIX) and writes the tile's results.
-// Blocks are persistent (as many as fit on the GPU) and software-pipelined: the next tile's ticket
-// is drawn one tile ahead, and its loads are issued before the current tile's look-back, so the
-// memory system stays busy while a block waits for its predecessors.
-//
+// Every block scans one tile of `kBlockThreads * kItemsPerThread` items held in registers, then
+// learns the combination of all earlier tiles from a small array of tile states:
+//   1. it draws its tile index from an atomic ticket, so every lower-numbered tile belongs to a
+//      block that has already started. Looking back therefore never waits on a tile that has not
+//      been scheduled, which matters on GPUs that give no forward-progress guarantee to
+//      unscheduled blocks (AMD) or that dispatch blocks out of blockIdx order;
+//   2. it publishes its own aggregate (status AGGREGATE), then one warp inspects the states of the
+//      warp-size tiles before it: the nearest PREFIX (inclusive prefix known) ends the walk,
+//      otherwise the window's aggregates are combined and the window moves back by a warp;
+//   3. it publishes its inclusive prefix (status PREFIX), scatters the exclusive prefix to the
+//      block and writes its items.
 // Each state is one 8-byte-aligned 64-bit word {epoch:30, status:2, value:32}, written and read
 // atomically, so a reader that sees a status also sees its value. The epoch is a launch counter:
-// states left over from earlier launches read as "not published", which spares an initialisation
-// kernel (or memset) before every scan. The ticket counter is reset by the block that draws the
-// last ticket, so one kernel launch is the whole scan.
+// states left over from earlier launches read as "not yet published", which spares the separate
+// initialisation kernel (or memset) before every scan. The ticket counter is reset by the block
+// that draws the last ticket, so one launch is the whole scan.
 //
 // Items are 4-byte values (int, unsigned, float) moved as 16-byte vectors: a warp owns a
-// contiguous segment of the tile and reads it row by row, one vector per lane, so every load and
-// store instruction of the warp is fully coalesced.
+// contiguous segment of the tile and reads it vector-row by vector-row, each row being one
+// vector per lane, so every load and store instruction of the warp is fully coalesced.
 #pragma once
 
 #include "collectives.h"
 #include "gpu.h"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -40,22 +36,20 @@ namespace kit {
 
 // How the tile states are published and observed.
 enum class LookbackOrder {
-  // Relaxed atomics. Sufficient because a state word carries everything its reader uses: the
-  // 64-bit store is single-copy atomic, so a reader never sees a status without its value, and no
-  // other memory is communicated through the flag. CUB does the same for packed words.
+  // Relaxed atomics. Sufficient here because a state word carries everything its reader uses:
+  // the 64-bit store is single-copy atomic, so a reader never sees a status without its value,
+  // and no other memory is communicated through the flag. This is what CUB does for packed words.
   kRelaxed,
   // Release store / acquire load (device scope): also orders every earlier write of the
-  // publishing thread, at the cost of a fence before each publish. Kept to measure that cost.
+  // publishing thread, at the cost of a fence before each publish. Kept to measure the cost.
   kReleaseAcquire,
 };
 
-template <int kBlockThreadsValue, int kItemsPerThreadValue, int kLookbackStatesPerLaneValue = 4,
+template <int kBlockThreadsValue, int kItemsPerThreadValue,
           LookbackOrder kOrderValue = LookbackOrder::kRelaxed>
 struct ScanConfig {
   static constexpr int kBlockThreads = kBlockThreadsValue;
   static constexpr int kItemsPerThread = kItemsPerThreadValue;
-  // States each look-back lane reads per step: the window is warp size times this many tiles.
-  static constexpr int kLookbackStatesPerLane = kLookbackStatesPerLaneValue;
   static constexpr LookbackOrder kOrder = kOrderValue;
   static constexpr int kVectorItems = 4; // 16-byte vectors of 4-byte items
   static constexpr int kVectorsPerThread = kItemsPerThread / kVectorItems;
@@ -63,18 +57,18 @@ struct ScanConfig {
   // 64 lanes divide the block on either vendor, so one configuration serves both.
   static_assert(kBlockThreads % kMaxWarpSize == 0, "block size must be a multiple of 64");
   static_assert(kItemsPerThread % kVectorItems == 0, "items per thread must be whole vectors");
-  static_assert(kLookbackStatesPerLane >= 1, "the look-back reads at least one state per lane");
 };
 
-// The configuration the kit uses (chosen by measurement, see prefix_sum/README.md).
-using DefaultScanConfig = ScanConfig<256, 16>;
+// The configuration the kit uses: the fastest of those measured at N >= 1e7 on the H200
+// (prefix_sum/README.md). 32 items per thread keep the most bytes in flight per SM.
+using DefaultScanConfig = ScanConfig<256, 32, LookbackOrder::kRelaxed>;
 
 // What one launch needs to find its tile states.
 struct ScanTileStates {
   std::uint64_t *words; // one per tile, zero-initialised once at allocation
   unsigned int *ticket; // 0 between launches
   std::uint32_t epoch;  // this launch's number, 1 .. kEpochLimit - 1
-  unsigned int tiles;   // tiles in this launch
+  unsigned int tiles;   // tiles in this launch (= grid size)
 };
 
 namespace scan_detail {
@@ -123,157 +117,42 @@ __device__ __forceinline__ std::uint64_t observe_state(const std::uint64_t *word
     return gpu_load_acquire(word);
 }
 
-// Run by one whole warp of tile `tile` (> 0) once its aggregate is published. Returns the
-// combination of all tiles before it, in order. A window holds warp * kPerLane consecutive
-// tiles; lane l owns kPerLane consecutive ones, so the nearest predecessor is the last state of
-// the highest lane and an in-order combination is a per-lane fold followed by a warp scan.
-template <LookbackOrder kOrder, int kPerLane, class T, class Op>
+// Run by one whole warp of tile `tile` (> 0) once its `aggregate` is published. Returns the
+// combination of all tiles before it, in order. Lane l of a window reads tile
+// `window_last - (warp - 1) + l`, so the nearest predecessor sits in the highest lane.
+template <LookbackOrder kOrder, class T, class Op>
 __device__ __forceinline__ T look_back(const ScanTileStates &states, unsigned int tile, Op op,
                                        T identity) {
-  constexpr int kWindow = KIT_WARP_SIZE * kPerLane;
   const int lane = lane_id();
   T exclusive = identity; // combination of the tiles after the current window
   long long window_last = static_cast<long long>(tile) - 1;
   for (;;) {
-    const long long lane_first = window_last - (kWindow - 1) + lane * kPerLane;
-    std::uint32_t status[kPerLane];
-    T value[kPerLane];
-#pragma unroll
-    for (int i = 0; i < kPerLane; ++i) {
-      status[i] = kStatusPrefix; // before tile 0: nothing to add
-      value[i] = identity;
-      if (lane_first + i >= 0) {
-        const std::uint64_t word = observe_state<kOrder>(states.words + lane_first + i);
-        status[i] = state_status(word, states.epoch);
-        value[i] = state_value<T>(word);
-      }
+    const long long index = window_last - (KIT_WARP_SIZE - 1) + lane;
+    std::uint32_t status = kStatusPrefix; // before tile 0: nothing to add
+    T value = identity;
+    if (index >= 0) {
+      const std::uint64_t word = observe_state<kOrder>(states.words + index);
+      status = state_status(word, states.epoch);
+      value = state_value<T>(word);
     }
-    // Within the lane: the last PREFIX, the fold from there on, and whether any of those states
-    // is still unpublished.
-    int lane_prefix = -1;
-#pragma unroll
-    for (int i = 0; i < kPerLane; ++i)
-      if (status[i] == kStatusPrefix)
-        lane_prefix = i;
-    T lane_value = identity;
-    bool lane_waits = false;
-#pragma unroll
-    for (int i = 0; i < kPerLane; ++i)
-      if (i >= lane_prefix) {
-        lane_value = op(lane_value, value[i]);
-        lane_waits = lane_waits || status[i] == kStatusInvalid;
-      }
-    // Across lanes: only lanes from the nearest PREFIX upwards are needed.
-    const int nearest_prefix = lane_mask_highest(warp_ballot(lane_prefix >= 0));
+    const int nearest_prefix = lane_mask_highest(warp_ballot(status == kStatusPrefix));
+    const lane_mask_t invalid = warp_ballot(status == kStatusInvalid);
+    // Only the tiles from the nearest PREFIX upwards are needed; all of them must have published.
     const lane_mask_t needed =
-        nearest_prefix < 0 ? ~lane_mask_t{0} : ~((lane_mask_t{1} << nearest_prefix) - 1);
-    if (warp_ballot(lane_waits) & needed) {
-      // A predecessor holds its ticket but has not published yet: it is running, so waiting is
+        nearest_prefix < 0 ? ~lane_mask_t{0} : ~((lane_mask_t{2} << nearest_prefix) - 1);
+    if (invalid & needed) {
+      // A predecessor has its ticket but not its aggregate yet: it is running, so waiting is
       // safe. The back-off lets it (and other waves on this SIMD) issue.
       gpu_sleep_hint();
       continue;
     }
-    T contribution = lane >= nearest_prefix ? lane_value : identity;
+    T contribution = lane >= nearest_prefix ? value : identity;
     contribution = warp_shfl(warp_inclusive_scan(contribution, op), KIT_WARP_SIZE - 1);
     exclusive = op(contribution, exclusive);
     if (nearest_prefix >= 0)
       return exclusive;
-    window_last -= kWindow;
+    window_last -= KIT_WARP_SIZE;
   }
-}
-
-// Every block draws tickets until it gets one past the last tile, so a launch draws exactly
-// tiles + gridDim.x of them; whoever draws the very last one resets the counter for the next
-// launch (ordered after this one by the stream).
-__device__ __forceinline__ unsigned int draw_ticket(const ScanTileStates &states) {
-  const unsigned int drawn = atomicAdd(states.ticket, 1u);
-  if (drawn == states.tiles + gridDim.x - 1)
-    atomicExch(states.ticket, 0u);
-  return drawn;
-}
-
-// The calling lane's items of tile `tile`: x[j][k] is item k of its vector in row j of its
-// warp's segment. Items past n read as `identity`.
-template <class Config, class T>
-__device__ __forceinline__ void load_tile(T (&x)[Config::kVectorsPerThread][4], const T *in,
-                                          std::size_t n, unsigned int tile, bool vector_io,
-                                          T identity) {
-  constexpr std::size_t kWarpItems = std::size_t(KIT_WARP_SIZE) * Config::kItemsPerThread;
-  const std::size_t tile_first = std::size_t(tile) * Config::kTileItems;
-  const std::size_t warp_first = tile_first + std::size_t(warp_id()) * kWarpItems;
-  const int lane = lane_id();
-  if (vector_io && tile_first + Config::kTileItems <= n) {
-    const uint4 *src = reinterpret_cast<const uint4 *>(in + warp_first);
-#pragma unroll
-    for (int j = 0; j < Config::kVectorsPerThread; ++j) {
-      const uint4 v = src[j * KIT_WARP_SIZE + lane];
-      x[j][0] = bit_cast<T>(v.x);
-      x[j][1] = bit_cast<T>(v.y);
-      x[j][2] = bit_cast<T>(v.z);
-      x[j][3] = bit_cast<T>(v.w);
-    }
-  } else {
-#pragma unroll
-    for (int j = 0; j < Config::kVectorsPerThread; ++j)
-#pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        const std::size_t i = warp_first + std::size_t(j * KIT_WARP_SIZE + lane) * 4 + k;
-        x[j][k] = i < n ? in[i] : identity;
-      }
-  }
-}
-
-// Writes op(base, x) to the lane's positions of tile `tile` (the layout of load_tile).
-template <class Config, class T, class Op>
-__device__ __forceinline__ void store_tile(const T (&x)[Config::kVectorsPerThread][4], T base,
-                                           Op op, T *out, std::size_t n, unsigned int tile,
-                                           bool vector_io) {
-  constexpr std::size_t kWarpItems = std::size_t(KIT_WARP_SIZE) * Config::kItemsPerThread;
-  const std::size_t tile_first = std::size_t(tile) * Config::kTileItems;
-  const std::size_t warp_first = tile_first + std::size_t(warp_id()) * kWarpItems;
-  const int lane = lane_id();
-  if (vector_io && tile_first + Config::kTileItems <= n) {
-    uint4 *dst = reinterpret_cast<uint4 *>(out + warp_first);
-#pragma unroll
-    for (int j = 0; j < Config::kVectorsPerThread; ++j) {
-      uint4 v;
-      v.x = bit_cast<unsigned int>(op(base, x[j][0]));
-      v.y = bit_cast<unsigned int>(op(base, x[j][1]));
-      v.z = bit_cast<unsigned int>(op(base, x[j][2]));
-      v.w = bit_cast<unsigned int>(op(base, x[j][3]));
-      dst[j * KIT_WARP_SIZE + lane] = v;
-    }
-  } else {
-#pragma unroll
-    for (int j = 0; j < Config::kVectorsPerThread; ++j)
-#pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        const std::size_t i = warp_first + std::size_t(j * KIT_WARP_SIZE + lane) * 4 + k;
-        if (i < n)
-          out[i] = op(base, x[j][k]);
-      }
-  }
-}
-
-// Turns the lane's items into inclusive prefixes within the warp's segment (each vector
-// serially, each row across the lanes, rows in order) and returns the segment's total.
-template <int kVectors, class T, class Op>
-__device__ __forceinline__ T scan_warp_segment(T (&x)[kVectors][4], Op op, T identity) {
-  T running = identity;
-#pragma unroll
-  for (int j = 0; j < kVectors; ++j) {
-    x[j][1] = op(x[j][0], x[j][1]);
-    x[j][2] = op(x[j][1], x[j][2]);
-    x[j][3] = op(x[j][2], x[j][3]);
-    T row_total;
-    const T row_exclusive = warp_exclusive_scan(x[j][3], op, identity, row_total);
-    const T before = op(running, row_exclusive);
-#pragma unroll
-    for (int k = 0; k < 4; ++k)
-      x[j][k] = op(before, x[j][k]);
-    running = op(running, row_total);
-  }
-  return running;
 }
 
 } // namespace scan_detail
@@ -287,95 +166,123 @@ __global__ void __launch_bounds__(Config::kBlockThreads)
     decoupled_lookback_scan_kernel(const T *in, T *out, std::size_t n, Op op, T identity,
                                    ScanTileStates states, bool vector_io, const T *carry_in,
                                    T *total_out) {
-  using namespace scan_detail;
   static_assert(sizeof(T) == 4, "tile states pack 4-byte values");
   constexpr int kWarps = Config::kBlockThreads / KIT_WARP_SIZE;
   constexpr int kVectors = Config::kVectorsPerThread;
+  constexpr std::size_t kWarpItems = std::size_t(KIT_WARP_SIZE) * Config::kItemsPerThread;
   static_assert(kWarps <= KIT_WARP_SIZE, "warp totals are scanned by one warp");
 
   __shared__ T warp_prefix[kWarps];
   __shared__ T tile_exclusive;
-  // Two ticket slots: a slow warp may still be reading the first ticket when thread 0 publishes
-  // the next one (ticket_slot is then protected by the loop's barriers).
-  __shared__ unsigned int first_ticket;
-  __shared__ unsigned int ticket_slot;
+  __shared__ unsigned int tile_slot;
 
+  if (threadIdx.x == 0) {
+    const unsigned int drawn = atomicAdd(states.ticket, 1u);
+    // Every other block has drawn before the last ticket; the next launch is ordered after this
+    // kernel by the stream, so it starts from 0.
+    if (drawn == states.tiles - 1)
+      atomicExch(states.ticket, 0u);
+    tile_slot = drawn;
+  }
+  __syncthreads();
+  const unsigned int tile = tile_slot;
   const int lane = lane_id();
   const int warp = warp_id();
-  if (threadIdx.x == 0)
-    first_ticket = draw_ticket(states);
-  __syncthreads();
-  unsigned int tile = first_ticket;
-  if (tile >= states.tiles)
-    return;
+  const std::size_t tile_first = std::size_t(tile) * Config::kTileItems;
+  const std::size_t warp_first = tile_first + std::size_t(warp) * kWarpItems;
+
+  // x[j][k]: item k of this lane's vector in row j of the warp's segment.
   T x[kVectors][4];
-  load_tile<Config>(x, in, n, tile, vector_io, identity);
-  // Thread 0 holds the next tile's ticket; its value is first needed a whole tile later, so the
-  // atomic's latency hides behind this tile's loads and scan.
-  unsigned int drawn_ahead = 0;
-  if (threadIdx.x == 0)
-    drawn_ahead = draw_ticket(states);
-
-  for (;;) {
-    const T warp_total = scan_warp_segment(x, op, identity);
-    if (lane == 0)
-      warp_prefix[warp] = warp_total;
-    if (threadIdx.x == 0)
-      ticket_slot = drawn_ahead;
-    __syncthreads(); // (A) warp totals and the next ticket are visible
-
-    // Prefetch: the next tile's loads fly while this tile looks back and stores.
-    const unsigned int next_tile = ticket_slot;
-    const bool has_next = next_tile < states.tiles;
-    T x_next[kVectors][4];
-    if (has_next) {
-      load_tile<Config>(x_next, in, n, next_tile, vector_io, identity);
-      if (threadIdx.x == 0)
-        drawn_ahead = draw_ticket(states);
+  if (vector_io && tile_first + Config::kTileItems <= n) {
+    const uint4 *src = reinterpret_cast<const uint4 *>(in + warp_first);
+#pragma unroll
+    for (int j = 0; j < kVectors; ++j) {
+      const uint4 v = src[j * KIT_WARP_SIZE + lane];
+      x[j][0] = scan_detail::bit_cast<T>(v.x);
+      x[j][1] = scan_detail::bit_cast<T>(v.y);
+      x[j][2] = scan_detail::bit_cast<T>(v.z);
+      x[j][3] = scan_detail::bit_cast<T>(v.w);
     }
-
-    if (warp == 0) {
-      // Each lane reads and rewrites only its own slot, so no barrier is needed in between.
-      const T total = lane < kWarps ? warp_prefix[lane] : identity;
-      T aggregate;
-      const T exclusive_of_warp = warp_exclusive_scan(total, op, identity, aggregate);
-      if (lane < kWarps)
-        warp_prefix[lane] = exclusive_of_warp;
-
-      std::uint64_t *own_state = states.words + tile;
-      T exclusive;
-      if (tile == 0) {
-        exclusive = carry_in ? *carry_in : identity;
-      } else {
-        // Publish early: successors combine this aggregate while we are still looking back.
-        if (lane == 0)
-          publish_state<Config::kOrder>(own_state,
-                                        pack_state(kStatusAggregate, states.epoch, aggregate));
-        exclusive =
-            look_back<Config::kOrder, Config::kLookbackStatesPerLane>(states, tile, op, identity);
-      }
-      const T inclusive = op(exclusive, aggregate);
-      if (lane == 0) {
-        publish_state<Config::kOrder>(own_state,
-                                      pack_state(kStatusPrefix, states.epoch, inclusive));
-        tile_exclusive = exclusive;
-        if (total_out && tile == states.tiles - 1)
-          *total_out = inclusive;
-      }
-    }
-    __syncthreads(); // (B) tile_exclusive and the warp prefixes are visible
-    // Shared slots are rewritten only after the next (A), which every thread reaches after
-    // reading them here: a warp rewrites only its own warp_prefix slot before (A).
-    store_tile<Config>(x, op(tile_exclusive, warp_prefix[warp]), op, out, n, tile, vector_io);
-
-    if (!has_next)
-      return;
-    tile = next_tile;
+  } else {
 #pragma unroll
     for (int j = 0; j < kVectors; ++j)
 #pragma unroll
-      for (int k = 0; k < 4; ++k)
-        x[j][k] = x_next[j][k];
+      for (int k = 0; k < 4; ++k) {
+        const std::size_t i = warp_first + std::size_t(j * KIT_WARP_SIZE + lane) * 4 + k;
+        x[j][k] = i < n ? in[i] : identity;
+      }
+  }
+
+  // Scan the warp's segment: each vector serially, each row across the lanes, rows in order.
+  T warp_running = identity;
+#pragma unroll
+  for (int j = 0; j < kVectors; ++j) {
+    x[j][1] = op(x[j][0], x[j][1]);
+    x[j][2] = op(x[j][1], x[j][2]);
+    x[j][3] = op(x[j][2], x[j][3]);
+    T row_total;
+    const T row_exclusive = warp_exclusive_scan(x[j][3], op, identity, row_total);
+    const T before = op(warp_running, row_exclusive);
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      x[j][k] = op(before, x[j][k]);
+    warp_running = op(warp_running, row_total);
+  }
+  if (lane == 0)
+    warp_prefix[warp] = warp_running;
+  __syncthreads();
+
+  if (warp == 0) {
+    // Each lane reads and rewrites only its own slot, so no barrier is needed in between.
+    const T warp_total = lane < kWarps ? warp_prefix[lane] : identity;
+    T aggregate;
+    const T warp_exclusive = warp_exclusive_scan(warp_total, op, identity, aggregate);
+    if (lane < kWarps)
+      warp_prefix[lane] = warp_exclusive;
+
+    using namespace scan_detail;
+    std::uint64_t *own_state = states.words + tile;
+    T exclusive;
+    if (tile == 0) {
+      exclusive = carry_in ? *carry_in : identity;
+    } else {
+      // Publish early: successors can combine this aggregate while we are still looking back.
+      if (lane == 0)
+        publish_state<Config::kOrder>(own_state,
+                                      pack_state(kStatusAggregate, states.epoch, aggregate));
+      exclusive = look_back<Config::kOrder>(states, tile, op, identity);
+    }
+    const T inclusive = op(exclusive, aggregate);
+    if (lane == 0) {
+      publish_state<Config::kOrder>(own_state, pack_state(kStatusPrefix, states.epoch, inclusive));
+      tile_exclusive = exclusive;
+      if (total_out && tile == states.tiles - 1)
+        *total_out = inclusive;
+    }
+  }
+  __syncthreads();
+
+  const T base = op(tile_exclusive, warp_prefix[warp]);
+  if (vector_io && tile_first + Config::kTileItems <= n) {
+    uint4 *dst = reinterpret_cast<uint4 *>(out + warp_first);
+#pragma unroll
+    for (int j = 0; j < kVectors; ++j) {
+      uint4 v;
+      v.x = scan_detail::bit_cast<unsigned int>(op(base, x[j][0]));
+      v.y = scan_detail::bit_cast<unsigned int>(op(base, x[j][1]));
+      v.z = scan_detail::bit_cast<unsigned int>(op(base, x[j][2]));
+      v.w = scan_detail::bit_cast<unsigned int>(op(base, x[j][3]));
+      dst[j * KIT_WARP_SIZE + lane] = v;
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < kVectors; ++j)
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const std::size_t i = warp_first + std::size_t(j * KIT_WARP_SIZE + lane) * 4 + k;
+        if (i < n)
+          out[i] = op(base, x[j][k]);
+      }
   }
 }
 
@@ -426,19 +333,6 @@ private:
   std::uint32_t epoch_ = 0;
 };
 
-// Blocks of the scan kernel that fit on the current device at once (asked once per kernel).
-template <class Config, class T, class Op> unsigned int resident_scan_blocks() {
-  static const unsigned int blocks = [] {
-    int per_multiprocessor = 0;
-    GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_multiprocessor, decoupled_lookback_scan_kernel<Config, T, Op>, Config::kBlockThreads,
-        0));
-    return static_cast<unsigned int>(std::max(1, per_multiprocessor) *
-                                     gpu::device_multiprocessors());
-  }();
-  return blocks;
-}
-
 // Inclusive scan of n items, one kernel launch in `stream` (see decoupled_lookback_scan_kernel
 // for carry_in / total_out). n == 0 launches nothing and writes nothing.
 template <class Config = DefaultScanConfig, class T, class Op>
@@ -449,18 +343,17 @@ void device_inclusive_scan(const T *in, T *out, std::size_t n, Op op, T identity
     return;
   const std::size_t tiles = (n + Config::kTileItems - 1) / Config::kTileItems;
   if (tiles > 0x7fffffffu) {
-    std::fprintf(stderr, "device_inclusive_scan: %zu items need %zu tiles, more than supported\n",
-                 n, tiles);
+    std::fprintf(stderr, "device_inclusive_scan: %zu items need %zu tiles, more than one grid\n", n,
+                 tiles);
     std::exit(gpu::kGpuFailureExitCode);
   }
   workspace.reserve(tiles);
   const bool vector_io = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
                          reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-  const unsigned int blocks =
-      std::min(static_cast<unsigned int>(tiles), resident_scan_blocks<Config, T, Op>());
   const ScanTileStates states = workspace.next_launch(static_cast<unsigned int>(tiles), stream);
-  decoupled_lookback_scan_kernel<Config><<<blocks, Config::kBlockThreads, 0, stream>>>(
-      in, out, n, op, identity, states, vector_io, carry_in, total_out);
+  decoupled_lookback_scan_kernel<Config>
+      <<<static_cast<unsigned int>(tiles), Config::kBlockThreads, 0, stream>>>(
+          in, out, n, op, identity, states, vector_io, carry_in, total_out);
   GPU_CHECK_LAUNCH("decoupled_lookback_scan_kernel");
 }
 

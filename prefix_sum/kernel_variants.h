@@ -10,11 +10,9 @@
 
 template <class Config> struct ScanVariant {
   using config = Config;
-  // "<threads>x<items> lb<look-back states per lane> <ordering>", e.g. "256x16 lb4 relaxed".
   static std::string name() {
     std::string text = std::to_string(Config::kBlockThreads) + "x" +
-                       std::to_string(Config::kItemsPerThread) + " lb" +
-                       std::to_string(Config::kLookbackStatesPerLane) +
+                       std::to_string(Config::kItemsPerThread) +
                        (Config::kOrder == kit::LookbackOrder::kRelaxed ? " relaxed" : " rel/acq");
     if (std::is_same_v<Config, kit::DefaultScanConfig>)
       text += " (default)";
@@ -35,12 +33,11 @@ template <class Visitor> void for_each_scan_variant(Visitor &&visit) {
   using kit::ScanConfig;
   using scan_variants_detail::visit_unless_default;
   visit(ScanVariant<kit::DefaultScanConfig>{});
-  visit_unless_default<ScanConfig<256, 16, 4>>(visit);
-  visit_unless_default<ScanConfig<256, 16, 1>>(visit);
-  visit_unless_default<ScanConfig<256, 16, 8>>(visit);
-  visit_unless_default<ScanConfig<256, 16, 4, LookbackOrder::kReleaseAcquire>>(visit);
-  visit_unless_default<ScanConfig<128, 16, 4>>(visit);
-  visit_unless_default<ScanConfig<256, 24, 4>>(visit);
-  visit_unless_default<ScanConfig<128, 32, 4>>(visit);
-  visit_unless_default<ScanConfig<512, 16, 4>>(visit);
+  visit_unless_default<ScanConfig<256, 16, LookbackOrder::kRelaxed>>(visit);
+  visit_unless_default<ScanConfig<256, 16, LookbackOrder::kReleaseAcquire>>(visit);
+  visit_unless_default<ScanConfig<128, 16>>(visit);
+  visit_unless_default<ScanConfig<256, 8>>(visit);
+  visit_unless_default<ScanConfig<128, 32>>(visit);
+  visit_unless_default<ScanConfig<256, 32>>(visit);
+  visit_unless_default<ScanConfig<512, 16>>(visit);
 }
