@@ -147,4 +147,41 @@ __device__ __forceinline__ T block_exclusive_scan(T v, Op op, T identity, T& blo
   return warp_id() > 0 ? op(prefix, exclusive) : exclusive;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Grid level
+// ---------------------------------------------------------------------------------------------
+
+// Grid-wide reduction in a single launch ("last block finishes"): every block publishes
+// `block_value` (the block's reduction, equal in all its threads) to partials[blockIdx.x]; the
+// block that arrives last combines all partials and returns true with the result in `total`;
+// every other block returns false. The last block reads the partials in block order and combines
+// them with a fixed tree, so the result does not depend on which block finished when.
+// `partials` needs gridDim.x slots of a scalar type T. `arrivals` must be 0 before the first
+// launch; the last block sets it back to 0, so consecutive launches in one stream can share it.
+template <int kBlockThreads, class T, class Op>
+__device__ __forceinline__ bool grid_reduce_last_block(T block_value, Op op, T identity,
+                                                       T* partials, unsigned int* arrivals,
+                                                       T& total,
+                                                       BlockScratch<T, kBlockThreads>& scratch) {
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = block_value;
+    __threadfence(); // the partial is visible device-wide before the arrival is counted
+    is_last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!is_last)
+    return false;
+  __threadfence(); // pairs with the writers' fences: every partial is visible from here on
+  // volatile: bypass the non-coherent L1, which may still hold a previous launch's partials.
+  const volatile T* published = partials;
+  T v = identity;
+  for (unsigned int i = threadIdx.x; i < gridDim.x; i += kBlockThreads)
+    v = op(v, static_cast<T>(published[i]));
+  total = block_reduce<kBlockThreads>(v, op, identity, scratch);
+  if (threadIdx.x == 0)
+    *arrivals = 0;
+  return true;
+}
+
 } // namespace kit

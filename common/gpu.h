@@ -17,10 +17,15 @@
 #include <hip/hip_runtime.h>
 #else
 #define KIT_CUDA 1
+// <cuda/atomic> (libcu++, used by the device helpers only) is on nvcc's include path but not on a
+// host compiler's with CUDA 13 (it moved under include/cccl), so plain C++ files skip it.
+#if defined(__CUDACC__)
 #include <cuda/atomic>
+#endif
 #include <cuda_runtime.h>
 #endif
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -324,6 +329,18 @@ inline int device_multiprocessors() {
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
         "cudaDeviceGetAttribute", __FILE__, __LINE__);
   return sms;
+}
+
+// How many blocks of `kernel` (with `threads` threads and `shared_bytes` of dynamic shared memory)
+// the current device holds at once: the grid of a grid-stride kernel that should fill the GPU
+// exactly once, and the largest grid a cooperative launch accepts. Callers cache the result.
+template <class Kernel>
+inline int resident_blocks(Kernel kernel, int threads, std::size_t shared_bytes = 0) {
+  int per_multiprocessor = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads,
+                                                      shared_bytes),
+        "cudaOccupancyMaxActiveBlocksPerMultiprocessor", __FILE__, __LINE__);
+  return per_multiprocessor * device_multiprocessors();
 }
 
 // Most dynamic shared memory one block may use, in bytes. NVIDIA allows more than the default

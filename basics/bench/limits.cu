@@ -1,0 +1,115 @@
+#include "limits.h"
+
+#include "device/timing.h"
+#include "gpu.h"
+
+namespace kit::basics {
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kChains = 8; // independent chains per thread: covers the pipelines' latency
+
+__global__ void __launch_bounds__(kThreads)
+    fma_chains(float *sink, float multiplier, float addend, int iterations) {
+  float x[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k)
+    x[k] = static_cast<float>(threadIdx.x + k);
+  for (int i = 0; i < iterations; ++i)
+#pragma unroll
+    for (int k = 0; k < kChains; ++k)
+      x[k] = fmaf(x[k], multiplier, addend);
+  float sum = 0;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k)
+    sum += x[k];
+  if (sum == 12345.678f) // never true; keeps the chains alive
+    sink[0] = sum;
+}
+
+__device__ __forceinline__ unsigned fnv1a_round(unsigned v) {
+  unsigned h = 2166136261u;
+  h = (h ^ (v & 0xffu)) * 16777619u;
+  h = (h ^ ((v >> 8) & 0xffu)) * 16777619u;
+  h = (h ^ ((v >> 16) & 0xffu)) * 16777619u;
+  h = (h ^ (v >> 24)) * 16777619u;
+  return h;
+}
+
+__global__ void __launch_bounds__(kThreads) fnv_chains(unsigned *sink, unsigned seed, int rounds) {
+  unsigned w[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k)
+    w[k] = seed ^ (blockIdx.x * kThreads + threadIdx.x) * (k + 1);
+  for (int r = 0; r < rounds; ++r)
+#pragma unroll
+    for (int k = 0; k < kChains; ++k)
+      w[k] = fnv1a_round(w[k]);
+  unsigned all = 0;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k)
+    all ^= w[k];
+  if (all == 0x9E3779B9u) // almost never true; keeps the chains alive
+    sink[0] = all;
+}
+
+__global__ void __launch_bounds__(kThreads)
+    read_vectors(const uint4 *data, std::size_t vectors, unsigned *sink) {
+  unsigned acc = 0;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x; i < vectors;
+       i += static_cast<std::size_t>(gridDim.x) * kThreads) {
+    const uint4 v = data[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x9E3779B9u)
+    sink[0] = acc;
+}
+
+template <class T> T *scratch_sink() {
+  static T *sink = [] {
+    T *p = nullptr;
+    GPU_CHECK(cudaMalloc(&p, sizeof(T)));
+    return p;
+  }();
+  return sink;
+}
+
+} // namespace
+
+double measure_fma_rate(Timer &timer) {
+  const int blocks = kit::gpu::resident_blocks(fma_chains, kThreads);
+  constexpr int kIterations = 16384;
+  float *sink = scratch_sink<float>();
+  const Timing t = timer.measure(
+      [&] {
+        fma_chains<<<blocks, kThreads>>>(sink, 0.999f, 0.001f, kIterations);
+        GPU_CHECK_LAUNCH("fma_chains");
+      },
+      2, 10);
+  const double fmas = static_cast<double>(blocks) * kThreads * kIterations * kChains;
+  return fmas / (t.median_ms * 1e-3);
+}
+
+double measure_fnv_round_rate(Timer &timer) {
+  const int blocks = kit::gpu::resident_blocks(fnv_chains, kThreads);
+  constexpr int kRounds = 1024;
+  unsigned *sink = scratch_sink<unsigned>();
+  const Timing t = timer.measure(
+      [&] {
+        fnv_chains<<<blocks, kThreads>>>(sink, 12345u, kRounds);
+        GPU_CHECK_LAUNCH("fnv_chains");
+      },
+      2, 10);
+  const double rounds = static_cast<double>(blocks) * kThreads * kRounds * kChains;
+  return rounds / (t.median_ms * 1e-3);
+}
+
+void read_through(const void *buffer, std::size_t bytes) {
+  static const int blocks = kit::gpu::resident_blocks(read_vectors, kThreads);
+  read_vectors<<<blocks, kThreads>>>(static_cast<const uint4 *>(buffer), bytes / 16,
+                                     scratch_sink<unsigned>());
+  GPU_CHECK_LAUNCH("read_vectors");
+}
+
+} // namespace kit::basics

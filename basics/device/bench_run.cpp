@@ -1,0 +1,154 @@
+#include "bench_run.h"
+
+#include "bench/baselines.h"
+#include "bench/limits.h"
+#include "check.h"
+#include "harness/random.h"
+#include "timing.h"
+
+#include "gpu.h"
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace kit::basics {
+
+namespace {
+
+constexpr int kWarmup = 3;
+
+const char *limit_name(Limit limit) {
+  switch (limit) {
+  case Limit::memory:
+    return "copy bandwidth";
+  case Limit::fp32_fma:
+    return "FP32 FMA rate";
+  case Limit::fnv_rounds:
+    return "FNV-1a round rate";
+  }
+  return "?";
+}
+
+// Device-to-device copy moving the same number of bytes (half read, half written).
+Timing time_equal_copy(Timer &timer, double bytes, int runs) {
+  const std::size_t each_way = (static_cast<std::size_t>(bytes / 2) + 15) / 16 * 16;
+  void *src = nullptr, *dst = nullptr;
+  GPU_CHECK(cudaMalloc(&src, each_way));
+  GPU_CHECK(cudaMalloc(&dst, each_way));
+  GPU_CHECK(cudaMemset(src, 1, each_way));
+  const Timing t = timer.measure(
+      [&] { GPU_CHECK(cudaMemcpyAsync(dst, src, each_way, cudaMemcpyDeviceToDevice, 0)); }, kWarmup,
+      runs);
+  GPU_CHECK(cudaFree(src));
+  GPU_CHECK(cudaFree(dst));
+  return t;
+}
+
+struct BaselineResult {
+  std::string name = "-";
+  double ms = 0;
+  bool correct = true;
+};
+
+BaselineResult run_baseline(const Problem &problem, const Case &c, const Expected &expected,
+                            const Solver &baseline, Timer &timer, int runs) {
+  BaselineResult r;
+  r.name = baseline.name;
+  check_signature(problem, baseline.shape, baseline.name.c_str());
+  DeviceCase device(problem, c);
+  const CheckedRun check = run_checked(problem, device, baseline, expected, 0xFF);
+  r.correct = check.ok();
+  std::printf("baseline %s: check %s: %s\n", baseline.name.c_str(), r.correct ? "PASS" : "FAIL",
+              check.describe().c_str());
+  const std::vector<Slot> slots = device.slots();
+  r.ms = timer.measure([&] { baseline.invoke(slots); }, kWarmup, runs).median_ms;
+  std::printf("baseline %s: %.4f ms\n", baseline.name.c_str(), r.ms);
+  return r;
+}
+
+} // namespace
+
+int run_bench(const Problem &problem, const SolveEntry &entry, const BenchOptions &options) {
+  const char *why = nullptr;
+  if (!kit::gpu::device_available(&why)) {
+    std::fprintf(stderr, "%s: no usable GPU (%s)\n", problem.name.c_str(), why ? why : "?");
+    return kit::gpu::kGpuFailureExitCode;
+  }
+  cudaDeviceProp prop;
+  int device_id = 0;
+  GPU_CHECK(cudaGetDevice(&device_id));
+  GPU_CHECK(cudaGetDeviceProperties(&prop, device_id));
+
+  const Recipe &recipe = problem.perf;
+  Case c = problem.make_case(recipe.scalars);
+  Rng rng(derive_seed(options.seed, problem.name + "/" + recipe.label));
+  problem.generate(c, rng, recipe.fill);
+  const double ops = problem.model.ops ? problem.model.ops(c) : 0.0;
+  const int runs = options.runs > 0 ? options.runs : ops > 1e11 ? 10 : 50;
+  std::printf("== %s %s on %s (seed %llu, median of %d runs, L2 flushed before each)\n",
+              problem.name.c_str(), recipe.label.c_str(), prop.name,
+              static_cast<unsigned long long>(options.seed), runs);
+
+  const Expected expected = expected_for(problem, c, options.seed);
+  DeviceCase device(problem, c);
+  const CheckedRun check = run_checked(problem, device, entry.solve, expected, 0xFF);
+  std::printf("check: %s: %s%s\n", check.ok() ? "PASS" : "FAIL", check.describe().c_str(),
+              expected.sampled ? " (sampled reference)" : "");
+
+  Timer timer;
+  const std::vector<Slot> slots = device.slots();
+  const Timing kernel = timer.measure([&] { entry.solve.invoke(slots); }, kWarmup, runs);
+  std::printf("solve: %.4f ms (min %.4f)\n", kernel.median_ms, kernel.min_ms);
+
+  const double bytes = problem.model.bytes(c);
+  const Timing copy = time_equal_copy(timer, bytes, runs);
+  const double memory_fraction = copy.median_ms / kernel.median_ms;
+  std::printf("memory: %.1f MB moved at %.0f GB/s; copy of the same traffic %.4f ms = %.0f GB/s;"
+              " %.1f%% of copy bandwidth\n",
+              bytes / 1e6, bytes / (kernel.median_ms * 1e6), copy.median_ms,
+              bytes / (copy.median_ms * 1e6), 100 * memory_fraction);
+
+  double limit_ms = copy.median_ms;
+  if (problem.model.limit == Limit::fp32_fma) {
+    const double rate = measure_fma_rate(timer);
+    limit_ms = ops / rate * 1e3;
+    std::printf("compute: %.3g FMAs; measured peak %.2f TFMA/s -> %.4f ms; %.1f%% of the FMA "
+                "rate\n",
+                ops, rate / 1e12, limit_ms, 100 * limit_ms / kernel.median_ms);
+  } else if (problem.model.limit == Limit::fnv_rounds) {
+    const double rate = measure_fnv_round_rate(timer);
+    limit_ms = ops / rate * 1e3;
+    std::printf("compute: %.3g FNV-1a rounds; measured peak %.3g rounds/s -> %.4f ms; %.1f%% of "
+                "that rate\n",
+                ops, rate, limit_ms, 100 * limit_ms / kernel.median_ms);
+  }
+  const double limit_fraction = limit_ms / kernel.median_ms;
+
+  std::vector<Solver> baselines = entry.extra_baselines;
+  if (Solver seed = seed_baseline(problem.name); !seed.name.empty())
+    baselines.push_back(seed);
+  BaselineResult best;
+  for (const Solver &b : baselines) {
+    try {
+      const BaselineResult r = run_baseline(problem, c, expected, b, timer, runs);
+      if (best.ms == 0 || r.ms < best.ms)
+        best = r;
+    } catch (const std::logic_error &e) {
+      std::printf("baseline %s: not run: %s\n", b.name.c_str(), e.what());
+    }
+  }
+  char ratio[64] = "-", baseline_ms[64] = "-";
+  if (best.ms > 0) {
+    std::snprintf(ratio, sizeof ratio, "%.2fx%s", best.ms / kernel.median_ms,
+                  best.correct ? "" : " (baseline fails the check)");
+    std::snprintf(baseline_ms, sizeof baseline_ms, "%.4f", best.ms);
+  }
+  std::printf("RESULT|%s|%s|%.4f|%s|%.4f|%.1f%%|%.1f%%|%s|%s|%s|%s\n", problem.name.c_str(),
+              recipe.label.c_str(), kernel.median_ms, limit_name(problem.model.limit), limit_ms,
+              100 * limit_fraction, 100 * memory_fraction, best.name.c_str(), baseline_ms, ratio,
+              check.ok() ? "PASS" : "FAIL");
+  return check.ok() ? 0 : 1;
+}
+
+} // namespace kit::basics

@@ -1,0 +1,25 @@
+// Entry points of the per-problem GPU executables. basics/harness/program_main.cpp and
+// test_main.cpp are compiled once per problem with KIT_BASICS_PROBLEM set to its name and its
+// solve.h on the include path; everything else is shared.
+#pragma once
+
+#include "harness/signature.h"
+
+#include <vector>
+
+namespace kit::basics {
+
+struct SolveEntry {
+  const char *problem;
+  Solver solve;
+  std::vector<Solver> extra_baselines; // e.g. cuBLAS for matrix_multiplication
+};
+
+// `<name> CASE.in` prints the outputs in the case format; `<name> --bench [--runs R] [--seed S]`
+// times solve at the judge's performance size against the problem's limit and baselines.
+int program_main(int argc, char **argv, const SolveEntry &entry);
+
+// The GPU test: every test case and the performance case against the CPU reference.
+int gpu_test_main(int argc, char **argv, const SolveEntry &entry);
+
+} // namespace kit::basics

@@ -1,0 +1,33 @@
+// Kernel timing for the basics benchmarks: CUDA/HIP events around each call, warm-up calls first,
+// the median of many runs, and L2 flushed before every run so that each run reads its inputs
+// from DRAM like a first call would (the limits are measured the same way).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace kit::basics {
+
+struct Timing {
+  double median_ms = 0;
+  double min_ms = 0;
+  int runs = 0;
+};
+
+class Timer {
+public:
+  Timer();
+  ~Timer();
+  Timer(const Timer &) = delete;
+  Timer &operator=(const Timer &) = delete;
+
+  // Times `work` (GPU calls on the default stream) `runs` times after `warmup` untimed calls.
+  Timing measure(const std::function<void()> &work, int warmup, int runs);
+
+private:
+  void flush_l2();
+  void *flush_buffer_ = nullptr;
+  std::size_t flush_bytes_ = 0;
+};
+
+} // namespace kit::basics

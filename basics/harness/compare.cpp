@@ -1,0 +1,126 @@
+#include "compare.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace kit::basics {
+
+namespace {
+
+double value_at(const std::vector<unsigned char> &bytes, Elem elem, std::size_t i) {
+  switch (elem) {
+  case Elem::f32: {
+    float v;
+    std::memcpy(&v, &bytes[4 * i], 4);
+    return v;
+  }
+  case Elem::i32: {
+    int v;
+    std::memcpy(&v, &bytes[4 * i], 4);
+    return v;
+  }
+  case Elem::u32: {
+    unsigned v;
+    std::memcpy(&v, &bytes[4 * i], 4);
+    return v;
+  }
+  case Elem::u8:
+    return bytes[i];
+  }
+  return 0;
+}
+
+std::string text_of(double v, Elem elem) {
+  char buf[64];
+  if (elem == Elem::f32)
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
+// Records one element's comparison in `c`.
+void check_element(Comparison &c, const std::string &name, Elem elem, std::size_t index, double got,
+                   double want, Tolerance tol, double slack = 0) {
+  ++c.checked;
+  const double error = std::fabs(got - want);
+  bool pass;
+  double allowed = 0;
+  if (elem == Elem::f32) {
+    allowed = tol.atol + tol.rtol * std::fabs(want) + slack;
+    pass = !std::isnan(got) && !std::isnan(want) && error <= allowed;
+  } else {
+    pass = got == want;
+  }
+  if (!std::isnan(error) && error > c.max_error)
+    c.max_error = error;
+  if (pass)
+    return;
+  if (c.mismatches++ == 0) {
+    c.first = name + "[" + std::to_string(index) + "]: got " + text_of(got, elem) + ", expected " +
+              text_of(want, elem);
+    if (elem == Elem::f32)
+      c.first +=
+          " (|difference| " + text_of(error, elem) + " > allowed " + text_of(allowed, elem) + ")";
+  }
+  c.ok = false;
+}
+
+} // namespace
+
+Comparison compare_array(const std::string &name, Elem elem, const std::vector<unsigned char> &got,
+                         const std::vector<unsigned char> &expected, Tolerance tolerance) {
+  Comparison c;
+  const std::size_t width = elem_size(elem);
+  if (got.size() != expected.size()) {
+    c.ok = false;
+    c.mismatches = 1;
+    c.first = name + ": " + std::to_string(got.size() / width) + " elements, expected " +
+              std::to_string(expected.size() / width);
+    return c;
+  }
+  for (std::size_t i = 0; i < got.size() / width; ++i)
+    check_element(c, name, elem, i, value_at(got, elem, i), value_at(expected, elem, i), tolerance);
+  return c;
+}
+
+Comparison compare_outputs(const Problem &problem, const Case &got, const Case &expected) {
+  Comparison total;
+  for (std::size_t i = 0; i < problem.params.size(); ++i) {
+    const Param &p = problem.params[i];
+    if (p.role == Role::out || p.role == Role::inout)
+      merge(total,
+            compare_array(p.name, p.elem, got.arrays[i], expected.arrays[i], problem.tolerance));
+  }
+  return total;
+}
+
+Comparison compare_sampled(const Problem &problem, const Case &got,
+                           const std::vector<SampledValue> &expected) {
+  Comparison c;
+  for (const SampledValue &s : expected) {
+    const Param &p = problem.params[s.param];
+    check_element(c, p.name, p.elem, s.index, value_at(got.arrays[s.param], p.elem, s.index),
+                  s.value, problem.tolerance, s.slack);
+  }
+  return c;
+}
+
+void merge(Comparison &total, const Comparison &part) {
+  if (total.ok && !part.ok)
+    total.first = part.first;
+  total.ok = total.ok && part.ok;
+  total.checked += part.checked;
+  total.mismatches += part.mismatches;
+  if (part.max_error > total.max_error)
+    total.max_error = part.max_error;
+}
+
+std::string describe(const Comparison &c) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%zu of %zu elements differ (max |error| %.3g)", c.mismatches,
+                c.checked, c.max_error);
+  return c.ok ? std::string(buf) : std::string(buf) + "; first: " + c.first;
+}
+
+} // namespace kit::basics

@@ -1,0 +1,48 @@
+#include "registry.h"
+
+namespace kit::basics {
+
+// Each defined in basics/<name>/reference.cpp.
+const Problem &vector_add_problem();
+const Problem &matrix_multiplication_problem();
+const Problem &matrix_transpose_problem();
+const Problem &color_inversion_problem();
+const Problem &convolution_1d_problem();
+const Problem &reverse_array_problem();
+const Problem &relu_problem();
+const Problem &leaky_relu_problem();
+const Problem &rainbow_table_problem();
+const Problem &matrix_copy_problem();
+const Problem &count_array_element_problem();
+const Problem &count_2d_array_element_problem();
+const Problem &reduction_problem();
+const Problem &softmax_problem();
+const Problem &prefix_sum_problem();
+
+const std::vector<const Problem *> &all_problems() {
+  static const std::vector<const Problem *> problems = {&vector_add_problem(),
+                                                        &matrix_multiplication_problem(),
+                                                        &matrix_transpose_problem(),
+                                                        &color_inversion_problem(),
+                                                        &convolution_1d_problem(),
+                                                        &reverse_array_problem(),
+                                                        &relu_problem(),
+                                                        &leaky_relu_problem(),
+                                                        &rainbow_table_problem(),
+                                                        &matrix_copy_problem(),
+                                                        &count_array_element_problem(),
+                                                        &count_2d_array_element_problem(),
+                                                        &reduction_problem(),
+                                                        &softmax_problem(),
+                                                        &prefix_sum_problem()};
+  return problems;
+}
+
+const Problem *find_problem(const std::string &name) {
+  for (const Problem *p : all_problems())
+    if (p->name == name)
+      return p;
+  return nullptr;
+}
+
+} // namespace kit::basics

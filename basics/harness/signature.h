@@ -1,0 +1,96 @@
+// Calling a judge-style `solve` generically. bind(fn) turns any function whose parameters are
+// pointers to float/int/unsigned/unsigned char and `int`s into an Invoker that takes one Slot per
+// parameter, and records the parameter types (Shape) so the harness can check them against the
+// problem's description. The same binding serves the GPU solve (device pointers), the CPU
+// reference (host pointers) and the benchmark baselines.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace kit::basics {
+
+enum class Elem { f32, i32, u32, u8 };
+enum class Role { in, out, inout, scalar };
+
+std::size_t elem_size(Elem elem);
+const char *elem_name(Elem elem);
+const char *role_name(Role role);
+
+// A parameter type as C++ sees it: a pointer (to const or not) to an element, or an int.
+struct Shape {
+  bool is_pointer;
+  bool is_const;
+  Elem elem;
+};
+
+struct Slot {
+  void *pointer = nullptr;
+  long long value = 0;
+};
+using Invoker = std::function<void(const std::vector<Slot> &)>;
+
+namespace detail {
+template <class T> constexpr Elem elem_of() {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, int> ||
+                    std::is_same_v<T, unsigned int> || std::is_same_v<T, unsigned char>,
+                "solve parameters point to float, int, unsigned int or unsigned char");
+  if constexpr (std::is_same_v<T, float>)
+    return Elem::f32;
+  else if constexpr (std::is_same_v<T, int>)
+    return Elem::i32;
+  else if constexpr (std::is_same_v<T, unsigned int>)
+    return Elem::u32;
+  else
+    return Elem::u8;
+}
+
+template <class P> Shape shape_of() {
+  if constexpr (std::is_pointer_v<P>) {
+    using Pointee = std::remove_pointer_t<P>;
+    return {true, std::is_const_v<Pointee>, elem_of<std::remove_const_t<Pointee>>()};
+  } else {
+    static_assert(std::is_same_v<P, int>, "solve's scalar parameters are int");
+    return {false, false, Elem::i32};
+  }
+}
+
+template <class P> P from_slot(const Slot &slot) {
+  if constexpr (std::is_pointer_v<P>)
+    return static_cast<P>(slot.pointer);
+  else
+    return static_cast<P>(slot.value);
+}
+
+template <class... Ps, std::size_t... I>
+void call(void (*fn)(Ps...), const std::vector<Slot> &slots, std::index_sequence<I...>) {
+  fn(from_slot<Ps>(slots[I])...);
+}
+} // namespace detail
+
+template <class... Ps> std::vector<Shape> shape_of(void (*)(Ps...)) {
+  return {detail::shape_of<Ps>()...};
+}
+
+template <class... Ps> Invoker bind(void (*fn)(Ps...)) {
+  return [fn](const std::vector<Slot> &slots) {
+    detail::call(fn, slots, std::index_sequence_for<Ps...>{});
+  };
+}
+
+// A solve-like function with its parameter types and a name for reports.
+struct Solver {
+  std::string name;
+  Invoker invoke;
+  std::vector<Shape> shape;
+};
+
+template <class... Ps> Solver solver(std::string name, void (*fn)(Ps...)) {
+  return {std::move(name), bind(fn), shape_of(fn)};
+}
+
+} // namespace kit::basics

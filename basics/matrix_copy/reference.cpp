@@ -1,0 +1,41 @@
+// matrix_copy: the CPU reference and the harness description (arguments, tolerance, cases).
+#include "harness/spec.h"
+
+#include <cstring>
+
+namespace kit::basics {
+namespace {
+
+void matrix_copy_reference(const float *A, float *B, int N) {
+  std::memcpy(B, A, sizeof(float) * static_cast<std::size_t>(N) * static_cast<std::size_t>(N));
+}
+
+void fill_values(Case &c, Rng &rng) {
+  fill_uniform(c.array<float>(0), c.count(0), -1000.0f, 1000.0f, rng);
+}
+
+} // namespace
+
+const Problem &matrix_copy_problem() {
+  static const Problem problem = [] {
+    Problem p;
+    p.name = "matrix_copy";
+    p.params = {input("A", Elem::f32, count_of("N", "N")),
+                output("B", Elem::f32, count_of("N", "N")), scalar("N", 1, 4096)};
+    p.tolerance = {1e-5, 1e-5};
+    set_reference(p, matrix_copy_reference);
+    p.fill = fill_values;
+    // N*N crosses the 4096-element block tile and leaves every remainder mod 4.
+    for (long long n : {1, 2, 3, 5, 31, 32, 33, 63, 64, 65, 127, 1023, 1025, 2047})
+      p.tests.push_back({label_of(p.params, {n}), {n}, {}});
+    p.perf = {"N=4096", {4096}, {}};
+    p.model = memory_bound([](const Case &c) {
+      const double n = static_cast<double>(c["N"]);
+      return 8.0 * n * n;
+    });
+    return p;
+  }();
+  return problem;
+}
+
+} // namespace kit::basics

@@ -1,0 +1,54 @@
+// prefix_sum: the CPU reference and the harness description (arguments, tolerance, cases).
+#include "harness/spec.h"
+
+namespace kit::basics {
+namespace {
+
+// Accumulates in double and rounds each output once.
+void prefix_sum_reference(const float *input, float *output, int N) {
+  double sum = 0.0;
+  for (int i = 0; i < N; ++i) {
+    sum += input[i];
+    output[i] = static_cast<float>(sum);
+  }
+}
+
+void fill_values(Case &c, Rng &rng) {
+  fill_uniform(c.array<float>(0), c.count(0), -1000.0f, 1000.0f, rng);
+}
+
+void fill_judge_values(Case &c, Rng &rng) {
+  fill_uniform(c.array<float>(0), c.count(0), -100.0f, 100.0f, rng);
+}
+
+// All +1000: the running sum grows to 1e11 at N = 1e8, far past float's exact integers.
+void fill_max(Case &c, Rng &) {
+  float *x = c.array<float>(0);
+  for (std::size_t i = 0; i < c.count(0); ++i)
+    x[i] = 1000.0f;
+}
+
+} // namespace
+
+const Problem &prefix_sum_problem() {
+  static const Problem problem = [] {
+    Problem p;
+    p.name = "prefix_sum";
+    p.params = {input("input", Elem::f32, count_of("N")),
+                output("output", Elem::f32, count_of("N")), scalar("N", 1, 100000000)};
+    p.tolerance = {1e-2, 1e-2};
+    set_reference(p, prefix_sum_reference);
+    p.fill = fill_values;
+    // Tiles of 1024 elements for small inputs and 4096 for large ones (>= 2 tiles per SM).
+    for (long long n : awkward_sizes({1024, 4096}))
+      p.tests.push_back({label_of(p.params, {n}), {n}, {}});
+    add_tests(p, {{1000003}, {16777217}, {100000000}});
+    add_tests(p, {{1000001}}, fill_max, ",all-1000");
+    p.perf = {"N=250000", {250000}, fill_judge_values};
+    p.model = memory_bound([](const Case &c) { return 8.0 * static_cast<double>(c["N"]); });
+    return p;
+  }();
+  return problem;
+}
+
+} // namespace kit::basics

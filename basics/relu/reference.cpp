@@ -1,0 +1,47 @@
+// relu: the CPU reference and the harness description (arguments, tolerance, cases).
+#include "harness/spec.h"
+
+namespace kit::basics {
+namespace {
+
+void relu_reference(const float *input, float *output, int N) {
+  for (int i = 0; i < N; ++i)
+    output[i] = input[i] > 0.0f ? input[i] : 0.0f;
+}
+
+void fill_values(Case &c, Rng &rng) {
+  fill_uniform(c.array<float>(0), c.count(0), -100.0f, 100.0f, rng);
+}
+
+// Values at and around zero: signed zeros, subnormals of both signs, the extremes.
+void fill_edge_values(Case &c, Rng &rng) {
+  static const float kSpecial[] = {0.0f,    -0.0f,   1e-45f,   -1e-45f, 1e-38f,
+                                   -1e-38f, 3.4e38f, -3.4e38f, 1e-7f,   -1e-7f};
+  float *x = c.array<float>(0);
+  for (std::size_t i = 0; i < c.count(0); ++i)
+    x[i] = kSpecial[rng.next() % (sizeof kSpecial / sizeof kSpecial[0])];
+}
+
+} // namespace
+
+const Problem &relu_problem() {
+  static const Problem problem = [] {
+    Problem p;
+    p.name = "relu";
+    p.params = {input("input", Elem::f32, count_of("N")),
+                output("output", Elem::f32, count_of("N")), scalar("N", 1, 100000000)};
+    p.tolerance = {1e-5, 1e-5};
+    set_reference(p, relu_reference);
+    p.fill = fill_values;
+    for (long long n : awkward_sizes({4096}))
+      p.tests.push_back({label_of(p.params, {n}), {n}, {}});
+    p.tests.push_back({"N=1000003", {1000003}, {}});
+    p.tests.push_back({"N=4099,edge-values", {4099}, fill_edge_values});
+    p.perf = {"N=25000000", {25000000}, {}};
+    p.model = memory_bound([](const Case &c) { return 8.0 * static_cast<double>(c["N"]); });
+    return p;
+  }();
+  return problem;
+}
+
+} // namespace kit::basics

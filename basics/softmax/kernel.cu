@@ -1,0 +1,146 @@
+// softmax: output[i] = exp(input[i] - max) / sum_j exp(input[j] - max) over N floats (LeetGPU
+// signature, device pointers).
+//
+// One cooperative launch with a grid-wide barrier instead of the usual three kernels:
+//  1. every thread folds its elements into an online (max, sum of exp) pair; the block combines
+//     its threads' pairs and publishes one pair;
+//  2. grid barrier; every block combines all published pairs in the same order (so every block
+//     gets bit-identical max and sum) and
+//  3. writes exp(x - max) / sum for its elements, reading the input a second time: at the judge's
+//     sizes (N <= 500,000, 2 MB) that second read comes from L2, so DRAM sees one read and one
+//     write per element.
+// The max is initialised from the data (-inf identity, never 0), and out-of-range threads
+// contribute the identity pair, so no input can be mis-scaled.
+#include "collectives.h"
+#include "gpu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kUnroll = 4;
+constexpr int kMaxBlocks = 4096;
+
+__device__ float g_block_max[kMaxBlocks];
+__device__ float g_block_sum[kMaxBlocks];
+__device__ unsigned int g_arrived;
+__device__ std::uint64_t g_generation;
+
+// Online softmax state: `sum` is the sum of exp(x - max) over the values folded so far.
+struct MaxSum {
+  float max = -INFINITY;
+  float sum = 0.0f;
+  __device__ void add(float x) {
+    if (x > max) {
+      sum = sum * expf(max - x) + 1.0f; // exp(-inf) = 0 covers the empty state
+      max = x;
+    } else {
+      sum += expf(x - max);
+    }
+  }
+};
+
+// Grid-wide barrier for a cooperative launch (all blocks resident). The last block to arrive
+// resets the count and advances the generation that the others wait on, so the barrier needs no
+// host-side reset between launches.
+__device__ void grid_barrier() {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const std::uint64_t generation = kit::gpu_load_relaxed(&g_generation);
+    __threadfence();
+    if (atomicAdd(&g_arrived, 1u) == gridDim.x - 1) {
+      g_arrived = 0;
+      __threadfence();
+      atomicAdd(reinterpret_cast<unsigned long long *>(&g_generation), 1ull);
+    } else {
+      while (kit::gpu_load_acquire(&g_generation) == generation)
+        kit::gpu_sleep_hint();
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
+
+__global__ void __launch_bounds__(kThreads)
+    softmax_kernel(const float *__restrict__ in, float *__restrict__ out, int n_int) {
+  __shared__ kit::BlockScratch<float, kThreads> scratch;
+  const std::size_t n = static_cast<std::size_t>(n_int);
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * kThreads;
+  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
+
+  // kUnroll loads are issued before their values are used: a thread's few elements should cost
+  // one memory latency, not one each.
+  MaxSum mine;
+  for (std::size_t base = first; base < n; base += kUnroll * stride) {
+    float x[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const std::size_t i = base + u * stride;
+      x[u] = i < n ? in[i] : -INFINITY;
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u)
+      if (base + u * stride < n)
+        mine.add(x[u]);
+  }
+  // Block pair: the block max, then every thread rescales its sum to it.
+  const float block_max = kit::block_reduce<kThreads>(mine.max, kit::Max(), -INFINITY, scratch);
+  const float rescaled = mine.sum == 0.0f ? 0.0f : mine.sum * expf(mine.max - block_max);
+  const float block_sum = kit::block_reduce<kThreads>(rescaled, kit::Plus(), 0.0f, scratch);
+  if (threadIdx.x == 0) {
+    g_block_max[blockIdx.x] = block_max;
+    g_block_sum[blockIdx.x] = block_sum;
+  }
+  grid_barrier();
+
+  // volatile: these were written by other blocks; skip the non-coherent L1.
+  const volatile float *maxima = g_block_max;
+  const volatile float *sums = g_block_sum;
+  float m = -INFINITY;
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += kThreads)
+    m = fmaxf(m, maxima[b]);
+  const float global_max = kit::block_reduce<kThreads>(m, kit::Max(), -INFINITY, scratch);
+  float s = 0.0f;
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += kThreads) {
+    const float block_sum_b = sums[b];
+    if (block_sum_b != 0.0f)
+      s += block_sum_b * expf(maxima[b] - global_max);
+  }
+  const float global_sum = kit::block_reduce<kThreads>(s, kit::Plus(), 0.0f, scratch);
+
+  const float inverse = 1.0f / global_sum;
+  for (std::size_t base = first; base < n; base += kUnroll * stride) {
+    float x[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const std::size_t i = base + u * stride;
+      x[u] = i < n ? in[i] : 0.0f;
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const std::size_t i = base + u * stride;
+      if (i < n)
+        out[i] = expf(x[u] - global_max) * inverse;
+    }
+  }
+}
+
+} // namespace
+
+extern "C" void solve(const float *input, float *output, int N) {
+  if (N <= 0)
+    return;
+  static const int resident =
+      std::min(kMaxBlocks, kit::gpu::resident_blocks(softmax_kernel, kThreads));
+  // kUnroll elements per thread at least: fewer blocks make the barrier and the combine cheaper.
+  const std::size_t per_block = static_cast<std::size_t>(kUnroll) * kThreads;
+  const std::size_t wanted = (static_cast<std::size_t>(N) + per_block - 1) / per_block;
+  const int blocks = static_cast<int>(std::min<std::size_t>(wanted, resident));
+  void *args[] = {&input, &output, &N};
+  GPU_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(softmax_kernel), blocks,
+                                        kThreads, args, 0, 0));
+}

@@ -1,0 +1,53 @@
+// vector_add: the CPU reference and the harness description (arguments, tolerance, cases).
+#include "harness/spec.h"
+
+namespace kit::basics {
+namespace {
+
+void vector_add_reference(const float *A, const float *B, float *C, int N) {
+  for (int i = 0; i < N; ++i)
+    C[i] = A[i] + B[i];
+}
+
+void fill_values(Case &c, Rng &rng) {
+  fill_uniform(c.array<float>(0), c.count(0), -1000.0f, 1000.0f, rng);
+  fill_uniform(c.array<float>(1), c.count(1), -1000.0f, 1000.0f, rng);
+}
+
+// Signed zeros, subnormals, the largest finite floats cancelling exactly, and sums that round.
+void fill_edge_values(Case &c, Rng &rng) {
+  static const float kSpecial[][2] = {{0.0f, -0.0f},       {-0.0f, -0.0f},      {1e-45f, 1e-45f},
+                                      {-1e-40f, 2e-40f},   {3.4e38f, -3.4e38f}, {1.0f, 1e-8f},
+                                      {16777216.0f, 1.0f}, {-2.5f, 2.5f}};
+  float *a = c.array<float>(0);
+  float *b = c.array<float>(1);
+  for (std::size_t i = 0; i < c.count(0); ++i) {
+    const auto &pair = kSpecial[rng.next() % (sizeof kSpecial / sizeof kSpecial[0])];
+    a[i] = pair[0];
+    b[i] = pair[1];
+  }
+}
+
+} // namespace
+
+const Problem &vector_add_problem() {
+  static const Problem problem = [] {
+    Problem p;
+    p.name = "vector_add";
+    p.params = {input("A", Elem::f32, count_of("N")), input("B", Elem::f32, count_of("N")),
+                output("C", Elem::f32, count_of("N")), scalar("N", 1, 100000000)};
+    p.tolerance = {1e-5, 1e-5};
+    set_reference(p, vector_add_reference);
+    p.fill = fill_values;
+    for (long long n : awkward_sizes({4096}))
+      p.tests.push_back({label_of(p.params, {n}), {n}, {}});
+    p.tests.push_back({"N=1000003", {1000003}, {}});
+    p.tests.push_back({"N=4099,edge-values", {4099}, fill_edge_values});
+    p.perf = {"N=25000000", {25000000}, {}};
+    p.model = memory_bound([](const Case &c) { return 12.0 * static_cast<double>(c["N"]); });
+    return p;
+  }();
+  return problem;
+}
+
+} // namespace kit::basics
