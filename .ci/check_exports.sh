@@ -38,7 +38,9 @@ command -v python3 >/dev/null || { echo "check_exports: python3 not found"; exit
 # build_contest_folder DIR NAME: make clean; make with hipcc, then the binary must run.
 build_contest_folder() {
   local dir=$1 name=$2 start=$SECONDS
-  if ! (cd "$dir" && make clean >/dev/null && make OFFLOAD_ARCH="$OFFLOAD_ARCH" HIPFLAGS="$HIPFLAGS") \
+  # -j: the folders' translation units build in parallel (the grader's plain `make` is serial).
+  if ! (cd "$dir" && make clean >/dev/null &&
+    make -j "$(nproc)" OFFLOAD_ARCH="$OFFLOAD_ARCH" HIPFLAGS="$HIPFLAGS") \
     >"$dir/make.log" 2>&1; then
     tail -n 25 "$dir/make.log" | sed 's/^/    /'
     failed "$name: make OFFLOAD_ARCH=$OFFLOAD_ARCH failed"
@@ -67,8 +69,8 @@ if python3 cmake/export_submission.py --manifest "$WORK/fixture/manifest.json" \
   toy="$WORK/fixture/out/hip_programming_contest/toy"
   if build_contest_folder "$toy" toy; then
     got=$("$toy/toy")
-    [ "$got" = "value=15" ] && pass "fixture: ./toy prints value=15" ||
-      failed "fixture: ./toy printed '$got', expected value=15"
+    [ "$got" = "main: value=15" ] && pass "fixture: ./toy prints main: value=15" ||
+      failed "fixture: ./toy printed '$got', expected main: value=15"
   fi
 else
   failed "fixture: export failed"
@@ -96,7 +98,8 @@ for dir in "$WORK/export/hip_programming_contest"/*/; do
   if [ "$status" -eq 1 ] && [ ! -s "$WORK/usage.out" ] && [ -s "$WORK/usage.err" ]; then
     pass "$name: ./$name without arguments prints its usage and exits 1"
   else
-    failed "$name: ./$name without arguments exited $status (stdout $(wc -c <"$WORK/usage.out") bytes)"
+    failed "$name: ./$name without arguments exited $status" \
+      "(stdout $(wc -c <"$WORK/usage.out") bytes)"
   fi
 done
 
@@ -104,15 +107,17 @@ gencodes=()
 for arch in $NVCC_ARCHS; do gencodes+=(-gencode "arch=compute_$arch,code=sm_$arch"); done
 # compile_leetgpu FILE: one nvcc -c; its verdict goes to FILE.verdict (runs in parallel).
 compile_leetgpu() {
-  local file=$1 name start=$SECONDS
+  local file=$1 name start=$SECONDS verdict=$1.verdict
   name=$(basename "$file" .cu)
   if grep -q '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file"; then
-    echo "FAIL leetgpu/$name.cu: still has a quoted #include" >"$file.verdict"
-  elif "$NVCC" -std=c++17 -c "${gencodes[@]}" "$file" -o "$WORK/$name.o" >"$WORK/$name.log" 2>&1; then
-    echo "PASS leetgpu/$name.cu: nvcc -c, sm_${NVCC_ARCHS// /, sm_} ($((SECONDS - start)) s)" >"$file.verdict"
+    echo "FAIL leetgpu/$name.cu: still has a quoted #include" >"$verdict"
+  elif "$NVCC" -std=c++17 -c "${gencodes[@]}" "$file" -o "$WORK/$name.o" \
+    >"$WORK/$name.log" 2>&1; then
+    echo "PASS leetgpu/$name.cu: nvcc -c, sm_${NVCC_ARCHS// /, sm_} ($((SECONDS - start)) s)" \
+      >"$verdict"
   else
-    { echo "FAIL leetgpu/$name.cu: nvcc -c failed"; tail -n 15 "$WORK/$name.log" | sed 's/^/    /'; } \
-      >"$file.verdict"
+    echo "FAIL leetgpu/$name.cu: nvcc -c failed" >"$verdict"
+    tail -n 15 "$WORK/$name.log" | sed 's/^/    /' >>"$verdict"
   fi
 }
 for file in "$WORK/export/leetgpu"/*.cu; do
@@ -128,7 +133,9 @@ for verdict in "$WORK/export/leetgpu"/*.cu.verdict; do
   head -n 1 "$verdict" | grep -q '^PASS' || failures=$((failures + 1))
 done
 
-contest=$(find "$WORK/export/hip_programming_contest" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)
+contest=$(find "$WORK/export/hip_programming_contest" -mindepth 1 -maxdepth 1 -type d 2>/dev/null |
+  wc -l)
 leetgpu=$(find "$WORK/export/leetgpu" -name '*.cu' 2>/dev/null | wc -l)
-echo "check_exports: $contest contest folder(s), $leetgpu LeetGPU file(s); $((checks - failures)) of $checks checks passed"
+echo "check_exports: $contest contest folder(s), $leetgpu LeetGPU file(s);" \
+  "$((checks - failures)) of $checks checks passed"
 [ "$failures" -eq 0 ]

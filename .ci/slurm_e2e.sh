@@ -65,11 +65,13 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
 }
 
 # ---- the cluster ------------------------------------------------------------------------------
-dd if=/dev/urandom of="$CLUSTER/munge.key" bs=1024 count=1 status=none && chmod 400 "$CLUSTER/munge.key"
+dd if=/dev/urandom of="$CLUSTER/munge.key" bs=1024 count=1 status=none &&
+  chmod 400 "$CLUSTER/munge.key"
 munged --foreground --force --socket="$CLUSTER/munge.sock" --key-file="$CLUSTER/munge.key" \
   --pid-file="$CLUSTER/munged.pid" --log-file="$CLUSTER/munged.log" \
   --seed-file="$CLUSTER/munged.seed" >"$CLUSTER/munged.out" 2>&1 &
@@ -164,7 +166,8 @@ for p in prefix_sum softmax apsp; do
 done
 runs=$(grep -c '^Running test \[' "$JOB_LOG")
 passes=$(grep -Ec '^Running test \[[^]]+\]\.\.\. PASS \([0-9]+\.[0-9]+s\)$' "$JOB_LOG")
-[ "$runs" -gt 0 ] && [ "$runs" -eq "$passes" ] || { show_log; fail "green run: $passes of $runs cases passed"; }
+[ "$runs" -gt 0 ] && [ "$runs" -eq "$passes" ] ||
+  { show_log; fail "green run: $passes of $runs cases passed"; }
 # Numeric order: the case names of the first problem, as run, are already sorted as numbers.
 order=$(sed -n '/^==== prefix_sum/,/^Passed cases/s/^Running test \[\([^]]*\)\].*/\1/p' "$JOB_LOG")
 [ "$order" = "$(sort -V <<<"$order")" ] || fail "cases did not run in numeric order: $(echo $order)"
@@ -192,7 +195,8 @@ expect_in_log "^Running test \[$victim\]\.\.\. FAIL \(wrong answer, [0-9.]+s\)\$
 expect_in_log "^    .*line 1" "the first difference is not shown"
 runs=$(grep -c '^Running test \[' "$JOB_LOG")
 fails=$(grep -c '^Running test \[.*FAIL' "$JOB_LOG")
-[ "$runs" -eq ${#names[@]} ] || { show_log; fail "broken run stopped early: $runs of ${#names[@]} cases ran"; }
+[ "$runs" -eq ${#names[@]} ] ||
+  { show_log; fail "broken run stopped early: $runs of ${#names[@]} cases ran"; }
 [ "$fails" -eq 1 ] || { show_log; fail "broken run: $fails failures, expected 1"; }
 expect_in_log "^Passed cases: $((${#names[@]} - 1)) / ${#names[@]}\$" "pass count line wrong"
 expect_in_log "^Penalty: 1 failed x 60 s = 60 seconds" "penalty line wrong"

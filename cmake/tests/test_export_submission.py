@@ -5,7 +5,7 @@ The fixture has a contest-style program `toy` (main.cpp, a library source, a ker
 including another header, a compile definition, a header first included inside a false #if) and
 a LeetGPU-style basics/vec/kernel.cu. The exported files are compiled and run with the host C++
 compiler (the fixture's "kernels" are plain C++), through the generated Makefile, so an inlining
-mistake (a missing or duplicated definition) fails the test.
+mistake (a missing or duplicated definition, two sources' internal names clashing) fails the test.
 Run: python3 cmake/tests/test_export_submission.py
 """
 
@@ -27,6 +27,17 @@ FIXTURE = os.path.join(HERE, "export_fixture")
 CXX = shutil.which("g++") or shutil.which("c++") or shutil.which("clang++")
 
 
+def host_compiler_as_hipcc(folder):
+    """A stand-in for hipcc: the host compiler, compiling .hip files as C++."""
+    path = os.path.join(folder, "fake-hipcc")
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n")
+        f.write(f'case " $* " in *" -c "*) exec {CXX} -x c++ "$@" ;; esac\n')
+        f.write(f'exec {CXX} "$@"\n')
+    os.chmod(path, 0o755)
+    return path
+
+
 def toy_program(root, **overrides):
     program = {
         "name": "toy",
@@ -34,7 +45,10 @@ def toy_program(root, **overrides):
         "built": 1,
         "host_sources": [os.path.join(root, "toy", "main.cpp")],
         "cpu_sources": [os.path.join(root, "toy", "solve_cpu.cpp")],
-        "gpu_sources": [os.path.join(root, "toy", "kernel.cu")],
+        "gpu_sources": [
+            os.path.join(root, "toy", "kernel.cu"),
+            os.path.join(root, "toy", "kernel_helper.cu"),
+        ],
         "library_sources": [os.path.join(root, "common", "text.cpp")],
         "include_dirs": [os.path.join(root, "common")],
         "compile_definitions": ["KIT_BACKEND_CPU=1", "FIXTURE_OFFSET=3", "$<$<CONFIG:Debug>:X>"],
@@ -100,16 +114,36 @@ class ExportTest(unittest.TestCase):
         rc, _, err = self.run_export()
         self.assertEqual(rc, 0, err)
         folder = os.path.join(self.out, "hip_programming_contest", "toy")
+        hipcc = host_compiler_as_hipcc(self.tmp)
         build = subprocess.run(
-            ["make", f"HIPCC={CXX} -x c++"], cwd=folder, capture_output=True, text=True
+            ["make", f"HIPCC={hipcc}"], cwd=folder, capture_output=True, text=True
         )
         self.assertEqual(build.returncode, 0, build.stdout + build.stderr)
         run = subprocess.run(["./toy"], cwd=folder, capture_output=True, text=True)
-        # solve = 2 * (FIXTURE_OFFSET + 1) + kFixtureOnlyIf = 2 * 4 + 7
-        self.assertEqual(run.stdout, "value=15\n")
+        # solve = kScale(kernel.cu) * (FIXTURE_OFFSET + 1) + kScale(helper) * kFixtureOnlyIf,
+        # printed with main.cpp's and text.cpp's own kPrefix
+        self.assertEqual(run.stdout, "main: value=15\n")
         clean = subprocess.run(["make", "clean"], cwd=folder, capture_output=True, text=True)
         self.assertEqual(clean.returncode, 0)
-        self.assertFalse(os.path.exists(os.path.join(folder, "toy")))
+        self.assertEqual(
+            sorted(os.listdir(folder)), ["Makefile", "kernel.hip", "main.cpp", "main.h"]
+        )
+
+    def test_several_sources_become_units_selected_by_kit_unit(self):
+        if not CXX:
+            self.skipTest("no C++ compiler")
+        rc, _, err = self.run_export()
+        self.assertEqual(rc, 0, err)
+        folder = os.path.join(self.out, "hip_programming_contest", "toy")
+        kernel = self.read("hip_programming_contest", "toy", "kernel.hip")
+        self.assertIn("#if KIT_UNIT == 1\n// ======== toy/kernel.cu", kernel)
+        self.assertIn("#if KIT_UNIT == 2\n// ======== toy/kernel_helper.cu", kernel)
+        whole = subprocess.run(
+            [CXX, "-x", "c++", "-std=c++17", "-fsyntax-only", "kernel.hip"],
+            cwd=folder, capture_output=True, text=True,
+        )
+        self.assertNotEqual(whole.returncode, 0)
+        self.assertIn("compile it with -DKIT_UNIT=1..2", whole.stderr)
 
     def test_makefile_offload_arch_is_optional(self):
         rc, _, err = self.run_export()
@@ -122,16 +156,18 @@ class ExportTest(unittest.TestCase):
             ["make", "-n", "OFFLOAD_ARCH=gfx908", "HIPFLAGS=--rocm-path=/usr"],
             cwd=folder, capture_output=True, text=True,
         ).stdout
-        self.assertIn("--offload-arch=gfx908 --rocm-path=/usr main.cpp kernel.hip -o toy", cross)
+        flags = "--offload-arch=gfx908 --rocm-path=/usr"
+        self.assertIn(f"{flags} -DKIT_UNIT=2 -c main.cpp -o main_2.o", cross)
+        self.assertIn("--rocm-path=/usr main_1.o main_2.o kernel_1.o kernel_2.o -o toy", cross)
 
     def test_headers_are_inlined_once_unless_first_seen_under_an_if(self):
         self.run_export()
         main_cpp = self.read("hip_programming_contest", "toy", "main.cpp")
         kernel = self.read("hip_programming_contest", "toy", "kernel.hip")
-        # types.h: once in main.cpp (before main.h); solve.h never (main.h stands for it).
+        # types.h: once in main.cpp's unit 1 (before main.h); solve.h never (main.h stands for it).
         self.assertEqual(main_cpp.count("// ---- begin toy/types.h"), 1)
         self.assertNotIn("begin toy/solve.h", main_cpp)
-        # gpu.h reached from text.cpp only: once, with its nested header.
+        # gpu.h reached from text.cpp's unit only: once, with its nested header.
         self.assertEqual(main_cpp.count("// ---- begin common/gpu.h"), 1)
         self.assertEqual(main_cpp.count("// ---- begin common/detail/vendor.h"), 1)
         # only_if.h: under the #if, then again (guarded) for the unconditional angle include.
@@ -188,11 +224,14 @@ class ExportTest(unittest.TestCase):
         self.assertIn('no extern "C" void solve', err)
 
     def test_unresolved_quoted_include_names_the_file_and_line(self):
-        with open(os.path.join(self.root, "toy", "kernel.cu"), "a") as f:
+        kernel = os.path.join(self.root, "toy", "kernel.cu")
+        with open(kernel) as f:
+            line = len(f.read().splitlines()) + 1
+        with open(kernel, "a") as f:
             f.write('#include "missing_header.h"\n')
         rc, _, err = self.run_export()
         self.assertEqual(rc, 2)
-        self.assertIn("toy/kernel.cu:7:", err)
+        self.assertIn(f"toy/kernel.cu:{line}:", err)
         self.assertIn('"missing_header.h" not found', err)
         self.assertEqual(len(err.strip().splitlines()), 1)
 

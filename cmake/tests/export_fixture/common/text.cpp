@@ -2,4 +2,8 @@
 
 #include "gpu.h"
 
-std::string fixture_format(int v) { return "value=" + std::to_string(v); }
+namespace {
+const char *const kPrefix = "value=";
+} // namespace
+
+std::string fixture_format(int v) { return kPrefix + std::to_string(v); }

@@ -13,8 +13,12 @@
 */
 #include <cstdio>
 
+namespace {
+const char *const kPrefix = "main: "; // text.cpp has its own kPrefix
+} // namespace
+
 int main() {
   FixturePair pair{FIXTURE_OFFSET, kFixtureOnlyIf};
-  std::printf("%s\n", fixture_format(solve(&pair)).c_str());
+  std::printf("%s%s\n", kPrefix, fixture_format(solve(&pair)).c_str());
   return 0;
 }

@@ -1,0 +1,3 @@
+#pragma once
+
+int toy_bonus(int v);
