@@ -26,7 +26,7 @@ struct Case {
   Graph graph;
 };
 
-Edge random_edge(std::mt19937& rng, int vertices, int max_weight) {
+Edge random_edge(std::mt19937 &rng, int vertices, int max_weight) {
   std::uniform_int_distribution<int> vertex(0, vertices - 1), weight(0, max_weight);
   int src = vertex(rng), dst = vertex(rng);
   while (vertices > 1 && dst == src)
@@ -35,7 +35,7 @@ Edge random_edge(std::mt19937& rng, int vertices, int max_weight) {
 }
 
 // Random directed graph; about one edge in eight repeats an earlier pair with a new weight.
-Graph random_graph(int vertices, std::size_t edges, int max_weight, std::mt19937& rng) {
+Graph random_graph(int vertices, std::size_t edges, int max_weight, std::mt19937 &rng) {
   Graph g;
   g.vertices = vertices;
   for (std::size_t i = 0; i < edges; ++i) {
@@ -50,7 +50,7 @@ Graph random_graph(int vertices, std::size_t edges, int max_weight, std::mt19937
   return g;
 }
 
-Graph complete_graph(int vertices, std::mt19937& rng) {
+Graph complete_graph(int vertices, std::mt19937 &rng) {
   Graph g;
   g.vertices = vertices;
   for (int i = 0; i < vertices; ++i)
@@ -61,7 +61,7 @@ Graph complete_graph(int vertices, std::mt19937& rng) {
 }
 
 // 0 -> 1 -> ... -> V-1, plus a few long forward jumps that are never shorter than the chain.
-Graph chain_graph(int vertices, std::mt19937& rng) {
+Graph chain_graph(int vertices, std::mt19937 &rng) {
   Graph g;
   g.vertices = vertices;
   for (int i = 0; i + 1 < vertices; ++i)
@@ -72,7 +72,7 @@ Graph chain_graph(int vertices, std::mt19937& rng) {
 }
 
 // rows x cols grid with right and down edges, like the 80 x 80 sample.
-Graph grid_graph(int rows, int cols, std::mt19937& rng) {
+Graph grid_graph(int rows, int cols, std::mt19937 &rng) {
   Graph g;
   g.vertices = rows * cols;
   for (int r = 0; r < rows; ++r)
@@ -87,7 +87,7 @@ Graph grid_graph(int rows, int cols, std::mt19937& rng) {
 }
 
 // Three random components on disjoint vertex ranges plus isolated vertices at the end.
-Graph components_graph(int vertices, std::mt19937& rng) {
+Graph components_graph(int vertices, std::mt19937 &rng) {
   Graph g;
   g.vertices = vertices;
   const int isolated = std::max(1, vertices / 10);
@@ -143,7 +143,7 @@ public:
   explicit RowCollector(int vertices)
       : vertices_(vertices), rows_(static_cast<std::size_t>(vertices) * vertices, kPoison) {}
   RowBlockSink sink() {
-    return [this](int first_row, int row_count, const int* rows) {
+    return [this](int first_row, int row_count, const int *rows) {
       if (first_row != next_row_ || row_count <= 0 || first_row + row_count > vertices_)
         in_order_ = false;
       else
@@ -153,7 +153,7 @@ public:
     };
   }
   bool complete_and_in_order() const { return in_order_ && next_row_ == vertices_; }
-  const std::vector<int>& rows() const { return rows_; }
+  const std::vector<int> &rows() const { return rows_; }
 
 private:
   int vertices_;
@@ -162,14 +162,14 @@ private:
   std::vector<int> rows_;
 };
 
-std::vector<int> reference_rows(const Graph& graph) {
+std::vector<int> reference_rows(const Graph &graph) {
   RowCollector collector(graph.vertices);
   apsp_reference(graph, collector.sink());
   return collector.rows();
 }
 
-void check_path(kit::test::Checker& check, const Case& c, const std::vector<int>& want,
-                const char* label, const std::function<void(const RowBlockSink&)>& solve) {
+void check_path(kit::test::Checker &check, const Case &c, const std::vector<int> &want,
+                const char *label, const std::function<void(const RowBlockSink &)> &solve) {
   RowCollector collector(c.graph.vertices);
   solve(collector.sink());
   const std::string what = c.name + ", " + label;
@@ -178,7 +178,7 @@ void check_path(kit::test::Checker& check, const Case& c, const std::vector<int>
 }
 
 // A dense variant on a device matrix: build, Floyd-Warshall, copy the V x V corner back.
-std::vector<int> dense_variant_rows(const Graph& graph, const apsp::DenseVariant& variant) {
+std::vector<int> dense_variant_rows(const Graph &graph, const apsp::DenseVariant &variant) {
   const int v = graph.vertices;
   const int n = apsp::dense_padded_size(v, variant.tile);
   kit::test::DeviceBuffer<int> d(static_cast<std::size_t>(n) * n);
@@ -194,7 +194,7 @@ std::vector<int> dense_variant_rows(const Graph& graph, const apsp::DenseVariant
 }
 
 // The sparse kernel with a given state layout, rows computed in two uneven launches.
-std::vector<int> sparse_state_rows(const Graph& graph, apsp::SparseState state) {
+std::vector<int> sparse_state_rows(const Graph &graph, apsp::SparseState state) {
   const int v = graph.vertices;
   kit::test::DeviceBuffer<int> out(static_cast<std::size_t>(v) * v);
   apsp::SparseSolver solver(graph, state);
@@ -210,7 +210,7 @@ bool shared_state_possible(int vertices) {
          static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block());
 }
 
-void check_path_selection(kit::test::Checker& check) {
+void check_path_selection(kit::test::Checker &check) {
   Graph g;
   g.vertices = 100;
   setenv("KIT_APSP_PATH", "dense", 1);
@@ -232,26 +232,29 @@ int main() {
   kit::test::Checker check;
   check_path_selection(check);
 
-  const apsp::DenseVariant variants[] = {
-      {64, apsp::MinPlusForm::AddMin},  {64, apsp::MinPlusForm::PairedMin3},
-      {64, apsp::MinPlusForm::Separate}, {128, apsp::MinPlusForm::AddMin},
-      {128, apsp::MinPlusForm::PairedMin3}};
+  const apsp::DenseVariant variants[] = {{64, apsp::MinPlusForm::AddMin},
+                                         {64, apsp::MinPlusForm::PairedMin3},
+                                         {64, apsp::MinPlusForm::Separate},
+                                         {128, apsp::MinPlusForm::AddMin},
+                                         {128, apsp::MinPlusForm::PairedMin3}};
   int cases = 0;
-  for (const Case& c : make_cases()) {
+  for (const Case &c : make_cases()) {
     const std::vector<int> want = reference_rows(c.graph);
-    check_path(check, c, want, "dense path",
-               [&](const RowBlockSink& s) { apsp::solve_with_path(c.graph, s, apsp::Path::Dense); });
-    check_path(check, c, want, "sparse path", [&](const RowBlockSink& s) {
+    check_path(check, c, want, "dense path", [&](const RowBlockSink &s) {
+      apsp::solve_with_path(c.graph, s, apsp::Path::Dense);
+    });
+    check_path(check, c, want, "sparse path", [&](const RowBlockSink &s) {
       apsp::solve_with_path(c.graph, s, apsp::Path::Sparse);
     });
-    check_path(check, c, want, "apsp_solve", [&](const RowBlockSink& s) { apsp_solve(c.graph, s); });
+    check_path(check, c, want, "apsp_solve",
+               [&](const RowBlockSink &s) { apsp_solve(c.graph, s); });
     // Every kernel variant on the sizes around the tiles and on one of each family.
     const int v = c.graph.vertices;
-    const bool variant_size = v == 63 || v == 65 || v == 127 || v == 129 || v == 255 ||
-                              v == 257 || v == 1025 || c.name.rfind("grid", 0) == 0 ||
+    const bool variant_size = v == 63 || v == 65 || v == 127 || v == 129 || v == 255 || v == 257 ||
+                              v == 1025 || c.name.rfind("grid", 0) == 0 ||
                               c.name.rfind("complete", 0) == 0;
     if (variant_size) {
-      for (const apsp::DenseVariant& variant : variants) {
+      for (const apsp::DenseVariant &variant : variants) {
         if (!apsp::dense_variant_supported(variant))
           continue;
         const std::string what = c.name + ", dense tile " + std::to_string(variant.tile) + " " +

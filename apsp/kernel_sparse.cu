@@ -1,0 +1,282 @@
+// Sparse path: a frontier Bellman-Ford per source, one source per thread block at a time.
+//
+// A block keeps the tentative distances of its source and two vertex queues. Each round, the
+// threads take the vertices of the current queue, relax all their out-arcs with atomicMin, and
+// push every vertex whose distance dropped into the next queue, at most once per round thanks to
+// a per-vertex mark (the round's number, unique within the block, set with atomicExch). A vertex
+// is queued again whenever its distance drops, so when a round ends with an empty queue every arc
+// satisfies d[v] <= d[u] + w and the distances are exact. Work is proportional to the arcs of
+// improved vertices, rounds to the number of arcs on shortest paths, and a round costs one
+// barrier: the path for graphs with E far below V^2 (the rule that picks it is in kernel.cu).
+//
+// Distances and marks live in shared memory when 2 * V ints fit (shared atomics), otherwise the
+// distances are the output row itself and the marks a per-block global array.
+#include "kernel_sparse.h"
+
+#include "kernel_rows.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace apsp {
+
+namespace {
+
+constexpr int kThreads = 256;
+// Rows computed per batch on the solver path: at least this many bytes of rows (so that a batch
+// keeps every resident block busy for a while) ...
+constexpr std::size_t kBatchBytes = std::size_t{64} << 20;
+// ... and at least this many rows per resident block (load balance across blocks).
+constexpr int kBatchRowsPerBlock = 2;
+
+struct DeviceCsr {
+  int vertices;
+  const int *first_arc; // vertices + 1 offsets into arcs
+  const int2 *arcs;     // {destination, weight}
+};
+
+__device__ __forceinline__ int load_volatile(const int *p) {
+  return *const_cast<const volatile int *>(p);
+}
+
+template <bool kSharedState>
+__global__ void __launch_bounds__(kThreads)
+    sssp_rows_kernel(DeviceCsr graph, int first_source, int source_count, int *out, int *queues,
+                     int *global_marks, int *next_slot) {
+  extern __shared__ int shared_state[];
+  __shared__ int queue_length[3];
+  __shared__ int block_slot;
+  const int vertices = graph.vertices;
+  int *queue_even = queues + static_cast<std::size_t>(blockIdx.x) * 2 * vertices;
+  int *queue_odd = queue_even + vertices;
+  int *mark_of = kSharedState ? shared_state + vertices
+                              : global_marks + static_cast<std::size_t>(blockIdx.x) * vertices;
+  for (int v = threadIdx.x; v < vertices; v += kThreads)
+    mark_of[v] = -1;
+  int mark = 0; // the current round's mark; strictly increasing over the block's lifetime
+
+  for (;;) {
+    if (threadIdx.x == 0) {
+      block_slot = atomicAdd(next_slot, 1);
+      // Round r reads length slot r % 3, pushes into (r + 1) % 3 and clears (r + 2) % 3, the
+      // slot read in round r - 1: one barrier per round is enough.
+      queue_length[0] = 1;
+      queue_length[1] = 0;
+      queue_length[2] = 0;
+    }
+    __syncthreads();
+    const int slot = block_slot;
+    if (slot >= source_count)
+      return;
+    const int source = first_source + slot;
+    int *row = out + static_cast<std::size_t>(slot) * vertices;
+    int *dist = kSharedState ? shared_state : row;
+    for (int v = threadIdx.x; v < vertices; v += kThreads)
+      dist[v] = v == source ? 0 : kApspInf;
+    if (threadIdx.x == 0)
+      queue_even[0] = source;
+    __syncthreads();
+
+    for (int round = 0;; ++round, ++mark) {
+      const int length = queue_length[round % 3];
+      if (length == 0)
+        break;
+      const int *current = (round & 1) ? queue_odd : queue_even;
+      int *next = (round & 1) ? queue_even : queue_odd;
+      int *next_length = &queue_length[(round + 1) % 3];
+      for (int i = threadIdx.x; i < length; i += kThreads) {
+        const int u = current[i];
+        const int du = load_volatile(dist + u);
+        const int end = graph.first_arc[u + 1];
+        for (int e = graph.first_arc[u]; e < end; ++e) {
+          const int2 arc = graph.arcs[e];
+          const int candidate = du + arc.y;
+          if (candidate < load_volatile(dist + arc.x)) {
+            const int previous = atomicMin(dist + arc.x, candidate);
+            if (candidate < previous && atomicExch(mark_of + arc.x, mark) != mark)
+              next[atomicAdd(next_length, 1)] = arc.x;
+          }
+        }
+      }
+      if (threadIdx.x == 0)
+        queue_length[(round + 2) % 3] = 0;
+      __syncthreads();
+    }
+    if (kSharedState)
+      for (int v = threadIdx.x; v < vertices; v += kThreads)
+        row[v] = dist[v];
+    __syncthreads(); // the next source reuses the shared distances and queue lengths
+  }
+}
+
+std::size_t shared_state_bytes(int vertices) {
+  return 2 * static_cast<std::size_t>(vertices) * sizeof(int);
+}
+
+bool shared_state_fits(int vertices) {
+  // Leave room for the kernel's static shared variables.
+  constexpr std::size_t kStaticReserve = 64;
+  return shared_state_bytes(vertices) + kStaticReserve <=
+         static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block());
+}
+
+int global_state_resident_blocks() {
+  return std::max(1, kit::gpu::resident_blocks(sssp_rows_kernel<false>, kThreads));
+}
+
+} // namespace
+
+std::size_t SparseSolver::device_bytes(int vertices, std::size_t edges) {
+  const std::size_t v = static_cast<std::size_t>(vertices);
+  // The global-state kernel keeps the most blocks resident: an upper bound for both kinds.
+  const std::size_t blocks = static_cast<std::size_t>(global_state_resident_blocks());
+  return (v + 1) * sizeof(int) + edges * sizeof(int2) + blocks * 3 * v * sizeof(int) + sizeof(int);
+}
+
+SparseSolver::SparseSolver(const Graph &graph, SparseState state) : vertices_(graph.vertices) {
+  const int v = vertices_;
+  // CSR on the host: a counting sort of the arcs by source (duplicates are harmless: the
+  // relaxation keeps the smaller weight).
+  std::vector<int> first_arc(static_cast<std::size_t>(v) + 1, 0);
+  std::size_t invalid = 0;
+  for (const Edge &e : graph.edges) {
+    if (static_cast<unsigned>(e.src) >= static_cast<unsigned>(v) ||
+        static_cast<unsigned>(e.dst) >= static_cast<unsigned>(v) ||
+        static_cast<unsigned>(e.weight) > static_cast<unsigned>(kApspMaxWeight)) {
+      ++invalid;
+      continue;
+    }
+    ++first_arc[static_cast<std::size_t>(e.src) + 1];
+  }
+  if (invalid > 0) {
+    std::fprintf(stderr,
+                 "apsp: %zu edges have an endpoint outside [0, %d) or a weight outside [0, %d]\n",
+                 invalid, v, kApspMaxWeight);
+    std::exit(2);
+  }
+  for (int i = 0; i < v; ++i)
+    first_arc[i + 1] += first_arc[i];
+  std::vector<int2> arcs(graph.edges.size());
+  {
+    std::vector<int> fill(first_arc.begin(), first_arc.end() - 1);
+    for (const Edge &e : graph.edges)
+      arcs[fill[e.src]++] = make_int2(e.dst, e.weight);
+  }
+
+  if (state == SparseState::Shared && !shared_state_fits(v)) {
+    std::fprintf(stderr,
+                 "apsp: V=%d is too large for the shared-memory sparse search (%zu bytes "
+                 "per block, the device allows %d)\n",
+                 v, shared_state_bytes(v), kit::gpu::max_shared_bytes_per_block());
+    std::exit(kit::gpu::kGpuFailureExitCode);
+  }
+  shared_state_ =
+      state == SparseState::Shared || (state == SparseState::Auto && shared_state_fits(v));
+  if (shared_state_) {
+    shared_bytes_ = shared_state_bytes(v);
+    GPU_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(sssp_rows_kernel<true>),
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(shared_bytes_)));
+    resident_blocks_ =
+        std::max(1, kit::gpu::resident_blocks(sssp_rows_kernel<true>, kThreads, shared_bytes_));
+  } else {
+    resident_blocks_ = global_state_resident_blocks();
+  }
+
+  const std::size_t blocks = static_cast<std::size_t>(resident_blocks_);
+  GPU_CHECK(cudaMalloc(&first_arc_, first_arc.size() * sizeof(int)));
+  GPU_CHECK(cudaMalloc(&arcs_, std::max<std::size_t>(1, arcs.size()) * sizeof(int2)));
+  GPU_CHECK(cudaMalloc(&queues_, blocks * 2 * v * sizeof(int)));
+  if (!shared_state_)
+    GPU_CHECK(cudaMalloc(&stamps_, blocks * v * sizeof(int)));
+  GPU_CHECK(cudaMalloc(&next_source_, sizeof(int)));
+  GPU_CHECK(cudaMemcpy(first_arc_, first_arc.data(), first_arc.size() * sizeof(int),
+                       cudaMemcpyHostToDevice));
+  if (!arcs.empty())
+    GPU_CHECK(cudaMemcpy(arcs_, arcs.data(), arcs.size() * sizeof(int2), cudaMemcpyHostToDevice));
+}
+
+SparseSolver::~SparseSolver() {
+  (void)cudaFree(first_arc_);
+  (void)cudaFree(arcs_);
+  (void)cudaFree(queues_);
+  (void)cudaFree(stamps_);
+  (void)cudaFree(next_source_);
+}
+
+void SparseSolver::compute_rows(int first, int count, int *out, cudaStream_t stream) {
+  if (count <= 0)
+    return;
+  GPU_CHECK(cudaMemsetAsync(next_source_, 0, sizeof(int), stream));
+  const DeviceCsr graph{vertices_, first_arc_, arcs_};
+  const int blocks = std::min(count, resident_blocks_);
+  if (shared_state_) {
+    sssp_rows_kernel<true><<<blocks, kThreads, shared_bytes_, stream>>>(
+        graph, first, count, out, queues_, stamps_, next_source_);
+  } else {
+    sssp_rows_kernel<false>
+        <<<blocks, kThreads, 0, stream>>>(graph, first, count, out, queues_, stamps_, next_source_);
+  }
+  GPU_CHECK_LAUNCH("sssp_rows_kernel");
+}
+
+void solve_sparse(const Graph &graph, const RowBlockSink &sink) {
+  const int vertices = graph.vertices;
+  if (vertices <= 0)
+    return;
+  SparseSolver solver(graph);
+  const std::size_t row_bytes = static_cast<std::size_t>(vertices) * sizeof(int);
+  int batch_rows = static_cast<int>(
+      std::max<std::size_t>(kBatchBytes / row_bytes, static_cast<std::size_t>(kBatchRowsPerBlock) *
+                                                         solver.resident_blocks()));
+  batch_rows = std::min(batch_rows, vertices);
+  // Two batches of rows in flight; shrink them when device memory is short.
+  std::size_t free_bytes = 0, total_bytes = 0;
+  GPU_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  while (batch_rows > 1 && 2 * row_bytes * batch_rows > free_bytes / 2)
+    batch_rows /= 2;
+  if (2 * row_bytes * batch_rows > free_bytes) {
+    std::fprintf(stderr,
+                 "apsp: V=%d needs %zu bytes of GPU memory for two rows of distances, but only "
+                 "%zu of %zu bytes are free\n",
+                 vertices, 2 * row_bytes, free_bytes, total_bytes);
+    std::exit(kit::gpu::kGpuFailureExitCode);
+  }
+  const int batches = (vertices + batch_rows - 1) / batch_rows;
+  int *slab[2] = {nullptr, nullptr};
+  cudaEvent_t computed[2] = {nullptr, nullptr};
+  cudaStream_t stream = nullptr;
+  GPU_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (int b = 0; b < std::min(2, batches); ++b) {
+    GPU_CHECK(cudaMalloc(&slab[b], row_bytes * batch_rows));
+    GPU_CHECK(cudaEventCreateWithFlags(&computed[b], cudaEventDisableTiming));
+  }
+  auto launch = [&](int batch) {
+    const int first = batch * batch_rows;
+    solver.compute_rows(first, std::min(batch_rows, vertices - first), slab[batch % 2], stream);
+    GPU_CHECK(cudaEventRecord(computed[batch % 2], stream));
+  };
+  launch(0);
+  {
+    RowStreamer streamer(vertices, batch_rows);
+    for (int batch = 0; batch < batches; ++batch) {
+      // The other slab was delivered (copied out) in the previous iteration.
+      if (batch + 1 < batches)
+        launch(batch + 1);
+      const int first = batch * batch_rows;
+      streamer.deliver(slab[batch % 2], vertices, first, std::min(batch_rows, vertices - first),
+                       computed[batch % 2], sink);
+    }
+  }
+  for (int b = 0; b < 2; ++b) {
+    if (slab[b])
+      GPU_CHECK(cudaFree(slab[b]));
+    if (computed[b])
+      GPU_CHECK(cudaEventDestroy(computed[b]));
+  }
+  GPU_CHECK(cudaStreamDestroy(stream));
+}
+
+} // namespace apsp

@@ -1,0 +1,55 @@
+// apsp, sparse path: one exact single-source search per vertex, all sources in parallel on the
+// GPU (one source per thread block at a time), rows written straight into device memory.
+#pragma once
+
+#include "graph.h"
+
+#include "gpu.h"
+
+#include <cstddef>
+
+namespace apsp {
+
+// Where a block keeps its tentative distances and queue marks while it searches.
+enum class SparseState {
+  Auto,   // shared memory when 2 * V ints fit in one block's shared memory, else global
+  Shared, // shared memory (fails when V is too large for the device)
+  Global, // the output row itself and a per-block scratch array in global memory
+};
+
+// The graph in CSR form on the device plus per-block scratch; computes rows on request.
+class SparseSolver {
+public:
+  SparseSolver(const Graph &graph, SparseState state = SparseState::Auto);
+  SparseSolver(const SparseSolver &) = delete;
+  SparseSolver &operator=(const SparseSolver &) = delete;
+  ~SparseSolver();
+
+  // Distances from sources first .. first + count - 1 into out (count rows of V ints, pitch V),
+  // asynchronous on `stream`. Calls on one solver must not overlap in time (shared scratch).
+  void compute_rows(int first, int count, int *out, cudaStream_t stream);
+
+  bool shared_state() const { return shared_state_; }
+  // Blocks the device keeps resident at once (one source each).
+  int resident_blocks() const { return resident_blocks_; }
+
+  // Device bytes a solver for this graph allocates (CSR plus scratch), without output rows.
+  static std::size_t device_bytes(int vertices, std::size_t edges);
+
+private:
+  int vertices_;
+  bool shared_state_;
+  int resident_blocks_ = 0;
+  std::size_t shared_bytes_ = 0;
+  int *first_arc_ = nullptr;
+  int2 *arcs_ = nullptr;
+  int *queues_ = nullptr;
+  int *stamps_ = nullptr;
+  int *next_source_ = nullptr;
+};
+
+// The whole sparse path: rows are computed in batches and streamed to the sink while the next
+// batch is being computed.
+void solve_sparse(const Graph &graph, const RowBlockSink &sink);
+
+} // namespace apsp
