@@ -310,9 +310,8 @@ int main(int argc, char **argv) {
     rows.push_back({"12 B roofline", 12.0 * n / (copy_gbs * 1e6), 12, ""});
     const double baseline_ms = timer.median_ms([&] { baseline.run(d_in, d_out, n); }, runs);
     rows.push_back({"three-kernel", baseline_ms, 12, checked()});
-    for (Method method :
-         {Method::kTwoPass, Method::kTwoPassReverse, Method::kTwoPassReverseStreaming,
-          Method::kPersistent, Method::kResident, Method::kAuto}) {
+    for (Method method : {Method::kTwoPass, Method::kTwoPassReverse, Method::kPersistent,
+                          Method::kResident, Method::kAuto}) {
       if (method == Method::kResident && n > engine.resident_capacity())
         continue;
       const double ms = timer.median_ms([&] { engine.run(d_in, d_out, n, 0, method); }, runs);
@@ -330,9 +329,11 @@ int main(int argc, char **argv) {
   }
 
   if (!solve_sizes.empty()) {
-    std::printf("\nHost-pointer solve() (pageable arrays, wall clock, median of 5 after one "
-                "warm-up) against bare pageable copies of the same bytes up and down\n");
-    std::printf("%11s %12s %14s %8s  %s\n", "N", "solve ms", "copies ms", "ratio", "check");
+    std::printf("\nHost-pointer solve() (pageable arrays, wall clock, median of 5 after a first "
+                "call, which is shown too:\nit sets up the pipeline at the first size) against "
+                "bare pageable copies of the same bytes up and down\n");
+    std::printf("%11s %12s %12s %14s %8s  %s\n", "N", "first call", "solve ms", "copies ms",
+                "ratio", "check");
   }
   for (std::size_t n : solve_sizes) {
     const std::vector<float> input = contest_input(n, rng);
@@ -341,6 +342,7 @@ int main(int argc, char **argv) {
     float *d = nullptr;
     GPU_CHECK(cudaMalloc(&d, n * sizeof(float)));
     std::vector<double> solve_times, copy_times;
+    double first_ms = 0;
     for (int i = -1; i < 5; ++i) {
       auto t0 = std::chrono::steady_clock::now();
       solve(input.data(), got.data(), static_cast<int>(n));
@@ -349,6 +351,8 @@ int main(int argc, char **argv) {
       GPU_CHECK(cudaMemcpy(d, input.data(), n * sizeof(float), cudaMemcpyHostToDevice));
       GPU_CHECK(cudaMemcpy(got.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
       const double copy_ms = wall_ms(t0);
+      if (i < 0)
+        first_ms = solve_ms;
       if (i >= 0) {
         solve_times.push_back(solve_ms);
         copy_times.push_back(copy_ms);
@@ -359,8 +363,8 @@ int main(int argc, char **argv) {
     const std::string check = bad ? "FAIL: " + std::to_string(bad) + " values" : "ok";
     std::sort(solve_times.begin(), solve_times.end());
     std::sort(copy_times.begin(), copy_times.end());
-    std::printf("%11zu %12.2f %14.2f %7.2fx  %s\n", n, solve_times[2], copy_times[2],
-                copy_times[2] / solve_times[2], check.c_str());
+    std::printf("%11zu %12.2f %12.2f %14.2f %7.2fx  %s\n", n, first_ms, solve_times[2],
+                copy_times[2], copy_times[2] / solve_times[2], check.c_str());
     GPU_CHECK(cudaFree(d));
   }
   return 0;

@@ -20,8 +20,6 @@ enum class Method {
   // The same, but the normalisation walks the array backwards: the part of the input that the
   // first pass read last is the part still in L2.
   kTwoPassReverse,
-  // Backwards, plus evict-first stores so that output lines do not push input out of L2.
-  kTwoPassReverseStreaming,
   // One kernel on an occupancy-sized grid: pass 1, a grid-wide barrier, pass 2 backwards (the
   // re-read comes from L2 as far as the input fits there).
   kPersistent,
@@ -32,9 +30,12 @@ enum class Method {
 
 const char *method_name(Method method);
 
-// The statistics of the last completed pass 1: the maximum and the sum of exp(x - max).
+// The statistics of the last completed pass 1: the maximum, and the sum of exp(x - ref ln 2) over
+// all x for the integer ref = floor(max log2(e)) (sums are kept relative to integer powers of
+// two, which makes rescaling them exact; see kernel_passes.h).
 struct Stats {
   float max;
+  float ref;
   float inv_sum; // (float)(1 / sum), the factor pass 2 applies
   double sum;
 };

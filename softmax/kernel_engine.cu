@@ -24,7 +24,7 @@ __global__ __launch_bounds__(kBlockThreads) void reduce_kernel(const float *in, 
              static_cast<std::size_t>(gridDim.x) * kBlockThreads);
   if (blockIdx.x == 0 && threadIdx.x < layout.extras())
     r.add(in[layout.extra_index(threadIdx.x)]);
-  const Pair block = block_merge(r.finish(), scratch);
+  const Pair block = block_merge(r.p, scratch);
   if (threadIdx.x == 0) {
     store_partial(ws.partials, first_partial + blockIdx.x, block);
     __threadfence(); // release the partial before taking a ticket
@@ -43,16 +43,15 @@ __global__ __launch_bounds__(kBlockThreads) void reduce_kernel(const float *in, 
 }
 
 // Pass 2 of the two-pass methods.
-template <bool kReverse, bool kStreaming>
+template <bool kReverse>
 __global__ __launch_bounds__(kBlockThreads) void normalize_kernel(const float *in, float *out,
                                                                   Layout layout,
                                                                   const Control *control) {
   const Stats stats = control->stats;
-  normalize_items<kReverse, kStreaming>(reinterpret_cast<const float4 *>(in + layout.head),
-                                        reinterpret_cast<float4 *>(out + layout.head), layout.nvec,
-                                        static_cast<std::size_t>(blockIdx.x) * kBlockThreads +
-                                            threadIdx.x,
-                                        static_cast<std::size_t>(gridDim.x) * kBlockThreads, stats);
+  normalize_items<kReverse>(reinterpret_cast<const float4 *>(in + layout.head),
+                            reinterpret_cast<float4 *>(out + layout.head), layout.nvec,
+                            static_cast<std::size_t>(blockIdx.x) * kBlockThreads + threadIdx.x,
+                            static_cast<std::size_t>(gridDim.x) * kBlockThreads, stats);
   if (blockIdx.x == 0 && threadIdx.x < layout.extras()) {
     const std::size_t i = layout.extra_index(threadIdx.x);
     out[i] = normalized(in[i], stats);
@@ -64,6 +63,7 @@ __global__ __launch_bounds__(kBlockThreads) void normalize_kernel(const float *i
 __global__ __launch_bounds__(kBlockThreads) void persistent_kernel(const float *in, float *out,
                                                                    Layout layout, Workspace ws) {
   __shared__ PairScratch<kBlockThreads> scratch;
+  GridBarrier barrier(ws.control);
   const float4 *in4 = reinterpret_cast<const float4 *>(in + layout.head);
   const std::size_t first = static_cast<std::size_t>(blockIdx.x) * kBlockThreads + threadIdx.x;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * kBlockThreads;
@@ -72,15 +72,15 @@ __global__ __launch_bounds__(kBlockThreads) void persistent_kernel(const float *
   accumulate(r, in4, layout.nvec, first, stride);
   if (has_extra)
     r.add(in[layout.extra_index(threadIdx.x)]);
-  const Pair block = block_merge(r.finish(), scratch);
+  const Pair block = block_merge(r.p, scratch);
   if (threadIdx.x == 0)
     store_partial(ws.partials, blockIdx.x, block);
-  grid_barrier(ws.control);
+  barrier.wait();
   const Stats stats = combine_partials(ws.partials, gridDim.x, scratch);
   if (blockIdx.x == 0 && threadIdx.x == 0)
     ws.control->stats = stats;
-  normalize_items<true, true>(in4, reinterpret_cast<float4 *>(out + layout.head), layout.nvec,
-                              first, stride, stats);
+  normalize_items<true>(in4, reinterpret_cast<float4 *>(out + layout.head), layout.nvec, first,
+                        stride, stats);
   if (has_extra) {
     const std::size_t i = layout.extra_index(threadIdx.x);
     out[i] = normalized(in[i], stats);
@@ -92,6 +92,7 @@ __global__ __launch_bounds__(kBlockThreads) void persistent_kernel(const float *
 __global__ __launch_bounds__(kBlockThreads) void resident_kernel(const float *in, float *out,
                                                                  Layout layout, Workspace ws) {
   __shared__ PairScratch<kBlockThreads> scratch;
+  GridBarrier barrier(ws.control);
   const float4 *in4 = reinterpret_cast<const float4 *>(in + layout.head);
   float4 *out4 = reinterpret_cast<float4 *>(out + layout.head);
   const std::size_t first = static_cast<std::size_t>(blockIdx.x) * kBlockThreads + threadIdx.x;
@@ -110,10 +111,10 @@ __global__ __launch_bounds__(kBlockThreads) void resident_kernel(const float *in
       r.add(items[j]);
   if (has_extra)
     r.add(extra);
-  const Pair block = block_merge(r.finish(), scratch);
+  const Pair block = block_merge(r.p, scratch);
   if (threadIdx.x == 0)
     store_partial(ws.partials, blockIdx.x, block);
-  grid_barrier(ws.control);
+  barrier.wait();
   const Stats stats = combine_partials(ws.partials, gridDim.x, scratch);
   if (blockIdx.x == 0 && threadIdx.x == 0)
     ws.control->stats = stats;
@@ -159,8 +160,6 @@ const char *method_name(Method method) {
     return "two-pass";
   case Method::kTwoPassReverse:
     return "two-pass-rev";
-  case Method::kTwoPassReverseStreaming:
-    return "two-pass-rev-cs";
   case Method::kPersistent:
     return "persistent";
   case Method::kResident:
@@ -172,7 +171,7 @@ const char *method_name(Method method) {
 Engine::Engine() {
   multiprocessors_ = kit::gpu::device_multiprocessors();
   reduce_grid_ = full_occupancy_grid(reduce_kernel, multiprocessors_);
-  normalize_grid_ = full_occupancy_grid(normalize_kernel<true, true>, multiprocessors_);
+  normalize_grid_ = full_occupancy_grid(normalize_kernel<true>, multiprocessors_);
   persistent_grid_ = full_occupancy_grid(persistent_kernel, multiprocessors_);
   resident_grid_ = full_occupancy_grid(resident_kernel, multiprocessors_);
   GPU_CHECK(cudaMalloc(&control_, sizeof(Control)));
@@ -201,7 +200,7 @@ std::size_t Engine::resident_capacity() const {
 }
 
 Method Engine::auto_method(std::size_t n) const {
-  return n <= resident_capacity() ? Method::kResident : Method::kTwoPassReverseStreaming;
+  return n <= resident_capacity() ? Method::kResident : Method::kTwoPassReverse;
 }
 
 Stats Engine::last_stats() const {
@@ -237,7 +236,7 @@ void Engine::normalize_part(const float *in, float *out, std::size_t n, cudaStre
   check_pointers(in, out);
   const Layout layout = make_layout(in, n);
   const unsigned grid = streaming_grid(layout, normalize_grid_);
-  normalize_kernel<true, true>
+  normalize_kernel<true>
       <<<grid, kBlockThreads, 0, stream>>>(in, out, layout, static_cast<const Control *>(control_));
   GPU_CHECK_LAUNCH("softmax normalize_kernel");
 }
@@ -255,18 +254,15 @@ void Engine::run(const float *in, float *out, std::size_t n, cudaStream_t stream
   case Method::kAuto:
     break;
   case Method::kTwoPass:
-  case Method::kTwoPassReverse:
-  case Method::kTwoPassReverseStreaming: {
+  case Method::kTwoPassReverse: {
     const unsigned reduce_grid = streaming_grid(layout, reduce_grid_);
     reduce_kernel<<<reduce_grid, kBlockThreads, 0, stream>>>(in, layout, ws, 0, reduce_grid);
     GPU_CHECK_LAUNCH("softmax reduce_kernel");
     const unsigned grid = streaming_grid(layout, normalize_grid_);
     if (method == Method::kTwoPass)
-      normalize_kernel<false, false><<<grid, kBlockThreads, 0, stream>>>(in, out, layout, control);
-    else if (method == Method::kTwoPassReverse)
-      normalize_kernel<true, false><<<grid, kBlockThreads, 0, stream>>>(in, out, layout, control);
+      normalize_kernel<false><<<grid, kBlockThreads, 0, stream>>>(in, out, layout, control);
     else
-      normalize_kernel<true, true><<<grid, kBlockThreads, 0, stream>>>(in, out, layout, control);
+      normalize_kernel<true><<<grid, kBlockThreads, 0, stream>>>(in, out, layout, control);
     GPU_CHECK_LAUNCH("softmax normalize_kernel");
     break;
   }
@@ -282,10 +278,9 @@ void Engine::run(const float *in, float *out, std::size_t n, cudaStream_t stream
                    resident_capacity());
       std::exit(kit::gpu::kGpuFailureExitCode);
     }
-    // One float4 per thread while the grid allows it, more items per thread beyond.
-    const std::size_t wanted = (layout.nvec + kBlockThreads - 1) / kBlockThreads;
-    const unsigned grid = static_cast<unsigned>(
-        std::max<std::size_t>(1, std::min<std::size_t>(wanted, resident_grid_)));
+    // Up to kUnroll float4 per thread on a small grid (fewer partials to combine, fewer
+    // arrivals at the barrier), up to kResidentItems when the full grid is needed.
+    const unsigned grid = streaming_grid(layout, resident_grid_);
     resident_kernel<<<grid, kBlockThreads, 0, stream>>>(in, out, layout, ws);
     GPU_CHECK_LAUNCH("softmax resident_kernel");
     break;

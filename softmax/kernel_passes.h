@@ -2,17 +2,22 @@
 // (max, sum) statistics and their merges across a warp, a block and the grid, the element layout
 // for 16-byte accesses, and the grid-wide barrier of the single-kernel methods.
 //
+// Numerics. Sums are kept relative to an integer reference r in log2 units: a thread adds
+// 2^(x log2(e) - r) = exp(x - r ln 2), and r only moves, to floor(x log2(e)) of a new maximum,
+// when that exceeds r + kRebaseSlack. Moving r rescales a sum by a power of two and merging two
+// pairs scales the one with the lower r the same way: exact operations, so neither the order of
+// the merges nor sorted input (many moves) costs accuracy, and no exp is evaluated but the one
+// per element. The final r is floor(max log2(e)), so every exponent is below 1 and the largest
+// term is at least 1 (sum >= 1).
+//
 // Accuracy budget. The grader accepts a value within 1e-5 relative (or 1e-6 absolute) of an
 // expected value printed with 6 significant digits, so our float must stay within about 1e-6
-// relative of the exact softmax for the printed digits to agree to the last place. The error
-// sources kept below that:
-// - exp: exp2 of (x - shift) * log2(e), the product rounded once (log2(e) in two floats); with
-//   |x - shift| small for every value that matters, exp2f adds its 2 ulp (2.4e-7);
-// - the sum: exp2 terms are added in float four at a time, then in double per thread, and pairs
-//   are combined in double with exp evaluated in double, so N = 1e8 costs nothing measurable;
-// - pass 1 shifts by a running reference that only moves when the maximum grows past it by more
-//   than kRebaseSlack: rescaling (a double exp) is rare even for sorted input, and no exp2
-//   argument exceeds 2.9, where its rounding is below 1.2e-7.
+// relative of the exact softmax for the printed digits to agree to the last place. Error sources:
+// - the exponent x log2(e) - r is two fmas with log2(e) split into two floats: two roundings of
+//   a number below 2 (1.2e-7), even for |x| ~ 1000 where a plain float product would be 6e-5 off;
+// - exp2f adds its 2 ulp (2.4e-7), the factor 1/sum and the product one rounding each;
+// - the sum: terms added in float four at a time, then in double per thread and across threads,
+//   so N = 1e8 adds nothing measurable.
 #pragma once
 
 #include "collectives.h"
@@ -23,6 +28,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace softmax_gpu::detail {
 
@@ -31,17 +37,20 @@ constexpr int kBlockThreads = 256;
 constexpr int kUnroll = 4;
 // float4 items per thread of the register-resident kernel.
 constexpr int kResidentItems = 8;
+// How far (log2 units) a value may exceed the reference before the reference moves: terms stay
+// below about 2^2, and for input in [-50, 50] a thread moves its reference only a few times.
 constexpr float kRebaseSlack = 2.0f;
 // log2(e) = kLog2eHi + kLog2eLo to about 48 bits.
 constexpr float kLog2eHi = 1.44269502e+00f;
 constexpr float kLog2eLo = 1.92596303e-08f;
 
-// Device workspace header; the partial pairs follow in their own allocation.
+// Device workspace header; the partials follow in their own allocation. Each word the blocks
+// contend on has its own cache line, so spinning on the epoch does not slow the arrivals.
 struct Control {
-  unsigned ticket;        // pass-1 blocks finished (the last one combines); reset to 0 by it
-  unsigned barrier_count; // blocks arrived at the grid barrier; reset to 0 by the last one
-  std::uint64_t barrier_epoch;
-  Stats stats;
+  alignas(128) unsigned ticket; // pass-1 blocks finished (the last one combines); reset by it
+  alignas(128) unsigned barrier_count; // blocks arrived at the grid barrier; reset by the last
+  alignas(128) std::uint64_t barrier_epoch;
+  alignas(128) Stats stats;
 };
 
 struct Workspace {
@@ -68,78 +77,95 @@ inline Layout make_layout(const float *p, std::size_t n) {
   return Layout{n, head, (n - head) / 4};
 }
 
-__device__ __forceinline__ float exp_minus(float x, float shift) {
-  const float d = x - shift;
-  return exp2f(fmaf(d, kLog2eHi, d * kLog2eLo));
+// x log2(e) - ref. Each fmaf rounds once and cannot be contracted with anything else, so the
+// rounding error of x * kLog2eHi never enters (it would for x ~ 1000).
+__host__ __device__ __forceinline__ float log2e_minus(float x, float ref) {
+  return fmaf(x, kLog2eLo, fmaf(x, kLog2eHi, -ref));
 }
 
-__device__ __forceinline__ float normalized(float x, const Stats &s) {
-  return exp_minus(x, s.max) * s.inv_sum;
+// The reference for a value: an integer in log2 units, at most its x log2(e).
+__host__ __device__ __forceinline__ float reference_for(float x) { return floorf(x * kLog2eHi); }
+
+// sum * 2^shift for an integer-valued shift <= 0: one multiplication by a power of two built
+// from its bits, exact unless the product leaves the normal range. Below 2^-1022 the term no
+// longer matters next to the sum it joins: 0. A NaN shift (both references -inf) only occurs
+// with sum == 0.
+__host__ __device__ __forceinline__ double scaled(double sum, float shift) {
+  if (!(shift >= -1022.0f))
+    return 0.0;
+  const std::uint64_t bits = static_cast<std::uint64_t>(1023 + static_cast<int>(shift)) << 52;
+  double factor;
+  memcpy(&factor, &bits, sizeof factor);
+  return sum * factor;
 }
-__device__ __forceinline__ float4 normalized(float4 v, const Stats &s) {
+
+__host__ __device__ __forceinline__ float normalized(float x, const Stats &s) {
+  return exp2f(log2e_minus(x, s.ref)) * s.inv_sum;
+}
+__host__ __device__ __forceinline__ float4 normalized(float4 v, const Stats &s) {
   return make_float4(normalized(v.x, s), normalized(v.y, s), normalized(v.z, s),
                      normalized(v.w, s));
 }
 
-// sum * exp(from - to) in double. Out of line: it is rare in the hot loops, and inlined copies of
-// a double exp would crowd them. sum == 0 covers from == -inf (nothing accumulated yet).
-__device__ __noinline__ double rescaled(double sum, float from, float to) {
-  if (sum == 0.0 || from == to)
-    return sum;
-  return sum * exp(static_cast<double>(from) - static_cast<double>(to));
-}
-
-// A maximum and the sum of exp(x - max) over some set of values; the empty set is {-inf, 0}.
+// Statistics of a set of values: their maximum, and sum = the sum of 2^(x log2(e) - ref) for an
+// integer ref. The empty set is {-inf, -inf, 0}.
 struct Pair {
   float max;
+  float ref;
   double sum;
 };
 
-__device__ __forceinline__ Pair merge(Pair a, Pair b) {
-  const float m = fmaxf(a.max, b.max);
-  return Pair{m, rescaled(a.sum, a.max, m) + rescaled(b.sum, b.max, m)};
+__host__ __device__ __forceinline__ Pair merge(const Pair &a, const Pair &b) {
+  const float ref = fmaxf(a.ref, b.ref);
+  return Pair{fmaxf(a.max, b.max), ref, scaled(a.sum, a.ref - ref) + scaled(b.sum, b.ref - ref)};
 }
 
-// A thread's statistics while it streams: `sum` is relative to `ref`, a lagging copy of the
-// maximum (max - kRebaseSlack <= ref <= max once anything was added).
-struct Running {
-  float max = -INFINITY;
-  float ref = -INFINITY;
-  double sum = 0.0;
+// The final statistics: reference floor(max log2(e)), so that exponents stay below 1.
+__host__ __device__ __forceinline__ Stats finalize(const Pair &p) {
+  const float ref = reference_for(p.max);
+  const double sum = scaled(p.sum, p.ref - ref);
+  return Stats{p.max, ref, static_cast<float>(1.0 / sum), sum};
+}
 
-  __device__ __forceinline__ void rebase_above(float top) {
-    if (top > ref + kRebaseSlack) {
-      sum = rescaled(sum, ref, top);
-      ref = top;
+// A thread's statistics while it streams.
+struct Running {
+  Pair p{-INFINITY, -INFINITY, 0.0};
+
+  __host__ __device__ __forceinline__ void rebase_above(float top) {
+    if (top * kLog2eHi > p.ref + kRebaseSlack) {
+      const float ref = reference_for(top);
+      p.sum = scaled(p.sum, p.ref - ref);
+      p.ref = ref;
     }
   }
-  __device__ __forceinline__ void add(float4 v) {
+  __host__ __device__ __forceinline__ float term(float x) const {
+    return exp2f(log2e_minus(x, p.ref));
+  }
+  __host__ __device__ __forceinline__ void add(float4 v) {
     const float top = fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w));
-    max = fmaxf(max, top);
+    p.max = fmaxf(p.max, top);
     rebase_above(top);
-    sum += static_cast<double>((exp_minus(v.x, ref) + exp_minus(v.y, ref)) +
-                               (exp_minus(v.z, ref) + exp_minus(v.w, ref)));
+    p.sum += static_cast<double>((term(v.x) + term(v.y)) + (term(v.z) + term(v.w)));
   }
-  __device__ __forceinline__ void add(float x) {
-    max = fmaxf(max, x);
+  __host__ __device__ __forceinline__ void add(float x) {
+    p.max = fmaxf(p.max, x);
     rebase_above(x);
-    sum += static_cast<double>(exp_minus(x, ref));
+    p.sum += static_cast<double>(term(x));
   }
-  __device__ __forceinline__ Pair finish() const { return Pair{max, rescaled(sum, ref, max)}; }
 };
 
 template <int kBlock> struct PairScratch {
   static constexpr int kWarps = kBlock / KIT_WARP_SIZE;
   static_assert(kBlock % KIT_WARP_SIZE == 0 && kWarps <= KIT_WARP_SIZE, "block of whole warps");
-  float max[kWarps];
-  double sum[kWarps];
+  Pair warp_pairs[kWarps];
   Pair broadcast;
 };
 
 __device__ __forceinline__ Pair warp_merge(Pair p) {
 #pragma unroll
   for (int offset = KIT_WARP_SIZE / 2; offset > 0; offset /= 2)
-    p = merge(p, Pair{kit::warp_shfl_xor(p.max, offset), kit::warp_shfl_xor(p.sum, offset)});
+    p = merge(p, Pair{kit::warp_shfl_xor(p.max, offset), kit::warp_shfl_xor(p.ref, offset),
+                      kit::warp_shfl_xor(p.sum, offset)});
   return p;
 }
 
@@ -147,14 +173,12 @@ __device__ __forceinline__ Pair warp_merge(Pair p) {
 // the scratch may be reused at once.
 template <int kBlock> __device__ __forceinline__ Pair block_merge(Pair p, PairScratch<kBlock> &s) {
   p = warp_merge(p);
-  if (kit::lane_id() == 0) {
-    s.max[kit::warp_id()] = p.max;
-    s.sum[kit::warp_id()] = p.sum;
-  }
+  if (kit::lane_id() == 0)
+    s.warp_pairs[kit::warp_id()] = p;
   __syncthreads();
   if (kit::warp_id() == 0) {
-    const bool has = kit::lane_id() < PairScratch<kBlock>::kWarps;
-    Pair q{has ? s.max[kit::lane_id()] : -INFINITY, has ? s.sum[kit::lane_id()] : 0.0};
+    Pair q = kit::lane_id() < PairScratch<kBlock>::kWarps ? s.warp_pairs[kit::lane_id()]
+                                                          : Pair{-INFINITY, -INFINITY, 0.0};
     q = warp_merge(q);
     if (kit::lane_id() == 0)
       s.broadcast = q;
@@ -165,16 +189,18 @@ template <int kBlock> __device__ __forceinline__ Pair block_merge(Pair p, PairSc
   return result;
 }
 
-// Partials are two 64-bit words (sum, max) written by one thread and read, after a fence and a
-// ticket or barrier, with device-scope loads that bypass the non-coherent L1.
+// Partials are two 64-bit words (sum; max and ref) written by one thread and read, after a fence
+// and a ticket or barrier, with device-scope loads that bypass the non-coherent L1.
 __device__ __forceinline__ void store_partial(std::uint64_t *partials, unsigned i, Pair p) {
   partials[2 * i] = static_cast<std::uint64_t>(__double_as_longlong(p.sum));
-  partials[2 * i + 1] = __float_as_uint(p.max);
+  partials[2 * i + 1] =
+      static_cast<std::uint64_t>(__float_as_uint(p.max)) << 32 | __float_as_uint(p.ref);
 }
 __device__ __forceinline__ Pair load_partial(const std::uint64_t *partials, unsigned i) {
   const std::uint64_t sum = kit::gpu_load_relaxed(partials + 2 * i);
-  const std::uint64_t max = kit::gpu_load_relaxed(partials + 2 * i + 1);
-  return Pair{__uint_as_float(static_cast<unsigned>(max)),
+  const std::uint64_t max_ref = kit::gpu_load_relaxed(partials + 2 * i + 1);
+  return Pair{__uint_as_float(static_cast<unsigned>(max_ref >> 32)),
+              __uint_as_float(static_cast<unsigned>(max_ref)),
               __longlong_as_double(static_cast<long long>(sum))};
 }
 
@@ -182,42 +208,45 @@ __device__ __forceinline__ Pair load_partial(const std::uint64_t *partials, unsi
 template <int kBlock>
 __device__ Stats combine_partials(const std::uint64_t *partials, unsigned count,
                                   PairScratch<kBlock> &scratch) {
-  Pair acc{-INFINITY, 0.0};
+  Pair acc{-INFINITY, -INFINITY, 0.0};
   for (unsigned i = threadIdx.x; i < count; i += kBlock)
     acc = merge(acc, load_partial(partials, i));
-  const Pair total = block_merge(acc, scratch);
-  return Stats{total.max, static_cast<float>(1.0 / total.sum), total.sum};
+  return finalize(block_merge(acc, scratch));
 }
 
 // Grid-wide barrier for a grid whose blocks are all resident (sized with the occupancy API).
 // Thread 0 arrives on a counter; the last arrival resets it and bumps an epoch the others wait
-// on, so the barrier needs no reset between launches and works for any grid size. Ordering:
-// the fence before the arrival releases the block's writes (and orders the epoch read before
-// it); the waiters' acquire load, or the last arrival's fence, acquires everybody's.
-__device__ __forceinline__ void grid_barrier(Control *control) {
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    const std::uint64_t seen = kit::gpu_load_relaxed(&control->barrier_epoch);
-    __threadfence();
-    const unsigned arrived = atomicAdd(&control->barrier_count, 1u) + 1;
-    if (arrived == gridDim.x) {
-      __threadfence();
-      atomicExch(&control->barrier_count, 0u);
-      kit::gpu_store_release(&control->barrier_epoch, seen + 1);
-    } else {
-      while (kit::gpu_load_acquire(&control->barrier_epoch) == seen)
-        kit::gpu_sleep_hint();
-    }
-  }
-  __syncthreads();
-}
+// on, so the barrier needs no reset between launches and works for any grid size. The epoch is
+// read when the kernel starts, off the critical path: it cannot move before this block arrives.
+// Ordering: the fence before the arrival releases the block's writes; the waiters' acquire load,
+// or the last arrival's fence after its atomic, acquires everybody's.
+class GridBarrier {
+public:
+  __device__ explicit GridBarrier(Control *control)
+      : control_(control),
+        seen_(threadIdx.x == 0 ? kit::gpu_load_relaxed(&control->barrier_epoch) : 0) {}
 
-template <bool kStreaming> __device__ __forceinline__ void store4(float4 *p, float4 v) {
-  if constexpr (kStreaming)
-    kit::store_streaming(p, v);
-  else
-    *p = v;
-}
+  __device__ void wait() {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      __threadfence();
+      const unsigned arrived = atomicAdd(&control_->barrier_count, 1u) + 1;
+      if (arrived == gridDim.x) {
+        __threadfence();
+        atomicExch(&control_->barrier_count, 0u);
+        kit::gpu_store_release(&control_->barrier_epoch, seen_ + 1);
+      } else {
+        while (kit::gpu_load_acquire(&control_->barrier_epoch) == seen_)
+          kit::gpu_sleep_hint();
+      }
+    }
+    __syncthreads();
+  }
+
+private:
+  Control *control_;
+  std::uint64_t seen_;
+};
 
 // Pass 1 over the float4 items first, first + stride, ... below nvec, kUnroll loads in flight.
 __device__ __forceinline__ void accumulate(Running &r, const float4 *in, std::size_t nvec,
@@ -237,7 +266,7 @@ __device__ __forceinline__ void accumulate(Running &r, const float4 *in, std::si
 }
 
 // Pass 2 over the same items as accumulate(), forward or in reverse order.
-template <bool kReverse, bool kStreaming>
+template <bool kReverse>
 __device__ __forceinline__ void normalize_items(const float4 *in, float4 *out, std::size_t nvec,
                                                 std::size_t first, std::size_t stride,
                                                 const Stats &s) {
@@ -253,10 +282,10 @@ __device__ __forceinline__ void normalize_items(const float4 *in, float4 *out, s
       v[u] = in[index(k + u)];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u)
-      store4<kStreaming>(out + index(k + u), normalized(v[u], s));
+      out[index(k + u)] = normalized(v[u], s);
   }
   for (; k < count; ++k)
-    store4<kStreaming>(out + index(k), normalized(in[index(k)], s));
+    out[index(k)] = normalized(in[index(k)], s);
 }
 
 } // namespace softmax_gpu::detail
