@@ -201,20 +201,6 @@ __device__ __forceinline__ int gpu_min3(int a, int b, int c) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Cache hints.
-// ---------------------------------------------------------------------------------------------
-
-// 16-byte store marked as not re-read soon (evict-first on NVIDIA, non-temporal on AMD), so that
-// an output stream does not push out of L2 data a later pass will read again (softmax).
-__device__ __forceinline__ void store_streaming(float4* p, float4 v) {
-#if KIT_CUDA
-  __stcs(p, v);
-#else
-  __builtin_nontemporal_store(v.data, &p->data);
-#endif
-}
-
-// ---------------------------------------------------------------------------------------------
 // Spin loops and inter-block communication.
 // ---------------------------------------------------------------------------------------------
 

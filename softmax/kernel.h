@@ -76,7 +76,6 @@ public:
 private:
   void check_pointers(const float *in, const float *out) const;
 
-  int multiprocessors_ = 0;
   unsigned reduce_grid_ = 0; // full-occupancy grids of each kernel
   unsigned normalize_grid_ = 0;
   unsigned persistent_grid_ = 0;

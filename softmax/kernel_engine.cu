@@ -126,18 +126,16 @@ __global__ __launch_bounds__(kBlockThreads) void resident_kernel(const float *in
     out[layout.extra_index(threadIdx.x)] = normalized(extra, stats);
 }
 
-template <class Kernel> unsigned full_occupancy_grid(Kernel kernel, int multiprocessors) {
-  int blocks_per_sm = 0;
-  GPU_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, kBlockThreads, 0));
-  if (blocks_per_sm < 1) {
+template <class Kernel> unsigned full_occupancy_grid(Kernel kernel) {
+  const int blocks = kit::gpu::resident_blocks(kernel, kBlockThreads);
+  if (blocks < 1) {
     std::fprintf(stderr,
                  "softmax: a %d-thread block of a softmax kernel does not fit on one "
                  "multiprocessor\n",
                  kBlockThreads);
     std::exit(kit::gpu::kGpuFailureExitCode);
   }
-  return static_cast<unsigned>(blocks_per_sm * multiprocessors);
+  return static_cast<unsigned>(blocks);
 }
 
 // Blocks for a streaming pass over `layout`: enough for kUnroll float4 per thread, at most the
@@ -169,11 +167,10 @@ const char *method_name(Method method) {
 }
 
 Engine::Engine() {
-  multiprocessors_ = kit::gpu::device_multiprocessors();
-  reduce_grid_ = full_occupancy_grid(reduce_kernel, multiprocessors_);
-  normalize_grid_ = full_occupancy_grid(normalize_kernel<true>, multiprocessors_);
-  persistent_grid_ = full_occupancy_grid(persistent_kernel, multiprocessors_);
-  resident_grid_ = full_occupancy_grid(resident_kernel, multiprocessors_);
+  reduce_grid_ = full_occupancy_grid(reduce_kernel);
+  normalize_grid_ = full_occupancy_grid(normalize_kernel<true>);
+  persistent_grid_ = full_occupancy_grid(persistent_kernel);
+  resident_grid_ = full_occupancy_grid(resident_kernel);
   GPU_CHECK(cudaMalloc(&control_, sizeof(Control)));
   GPU_CHECK(cudaMemset(control_, 0, sizeof(Control)));
   reserve_partials(std::max({reduce_grid_, persistent_grid_, resident_grid_}));
