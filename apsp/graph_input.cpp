@@ -41,22 +41,33 @@ struct EdgeFieldConsumer {
 
 } // namespace
 
-Graph read_graph(const char *text, const char *end, kit::ThreadPool &pool,
-                 kit::io::TrailingTokens *trailing, std::size_t chunk_count) {
+GraphHeader read_graph_header(const char *text, const char *end) {
   const char *cursor = text;
   const auto vertices =
       kit::io::parse_header_integer(text, end, &cursor, "the vertex count V", 1, kApspMaxVertices);
-  const auto edge_count = kit::io::parse_header_integer(text, end, &cursor, "the edge count E", 0,
-                                                        vertices * (vertices - 1));
+  const auto edges = kit::io::parse_header_integer(text, end, &cursor, "the edge count E", 0,
+                                                   vertices * (vertices - 1));
+  return GraphHeader{static_cast<int>(vertices), static_cast<std::size_t>(edges), cursor};
+}
+
+Graph read_graph_edges(const char *text, const char *end, const GraphHeader &header,
+                       kit::ThreadPool &pool, kit::io::TrailingTokens *trailing,
+                       std::size_t chunk_count) {
   Graph graph;
-  graph.vertices = static_cast<int>(vertices);
-  graph.edges.resize(static_cast<std::size_t>(edge_count));
+  graph.vertices = header.vertices;
+  graph.edges.resize(header.edges);
   EdgeFieldConsumer consumer{graph.edges.data(), graph.edges.size(), graph.vertices};
   const kit::io::TrailingTokens after_edges = kit::io::parse_values<kit::io::Int32Values>(
-      text, cursor, end, 3 * graph.edges.size(), "edge number", consumer, pool, chunk_count);
+      text, header.edge_list, end, 3 * graph.edges.size(), "edge number", consumer, pool,
+      chunk_count);
   if (trailing)
     *trailing = after_edges;
   return graph;
+}
+
+Graph read_graph(const char *text, const char *end, kit::ThreadPool &pool,
+                 kit::io::TrailingTokens *trailing, std::size_t chunk_count) {
+  return read_graph_edges(text, end, read_graph_header(text, end), pool, trailing, chunk_count);
 }
 
 } // namespace apsp

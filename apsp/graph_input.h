@@ -7,12 +7,26 @@
 
 namespace apsp {
 
-// Parses the whole text [text, end). Throws kit::io::InputError for: V or E not an integer, V
-// outside [1, kApspMaxVertices], E outside [0, V*(V-1)], fewer than 3E numbers, a non-numeric
-// token, a vertex id outside [0, V), a weight outside [0, kApspMaxWeight]. Tokens after the 3E
-// numbers are ignored and described in
-// `*trailing` when given. Duplicate (src, dst) pairs and self-loops are kept (the solvers use the
-// smallest weight).
+// The first line, "V E", and where the edge list starts.
+struct GraphHeader {
+  int vertices = 0;
+  std::size_t edges = 0;
+  const char *edge_list = nullptr;
+};
+
+// Reads V and E from the start of [text, end). Throws kit::io::InputError when V or E is not an
+// integer, V is outside [1, kApspMaxVertices] or E outside [0, V*(V-1)].
+GraphHeader read_graph_header(const char *text, const char *end);
+
+// Reads the 3E numbers after the header. Throws kit::io::InputError for fewer than 3E numbers, a
+// non-numeric token, a vertex id outside [0, V), a weight outside [0, kApspMaxWeight]. Tokens
+// after them are ignored and described in `*trailing` when given. Duplicate (src, dst) pairs and
+// self-loops are kept (the solvers use the smallest weight).
+Graph read_graph_edges(const char *text, const char *end, const GraphHeader &header,
+                       kit::ThreadPool &pool, kit::io::TrailingTokens *trailing = nullptr,
+                       std::size_t chunk_count = 0);
+
+// Both of the above: the whole text [text, end).
 Graph read_graph(const char *text, const char *end, kit::ThreadPool &pool,
                  kit::io::TrailingTokens *trailing = nullptr, std::size_t chunk_count = 0);
 

@@ -1,22 +1,35 @@
 // apsp: `./apsp <input_file>` prints the V x V shortest-path distance matrix of a directed graph,
 // one line per source vertex, 1073741823 for unreachable pairs.
 #include "contest_program.h"
+#include "gpu_warmup.h"
 #include "graph_input.h"
+#include "reference.h"
+#include "small_input.h"
 #include "solve.h"
 #include "text_format.h"
 #include "text_writer.h"
 
 #include <unistd.h>
 
+// GPU builds answer graphs with V <= this on the CPU, without starting the GPU runtime
+// (README "Small inputs").
+constexpr std::uint64_t kSmallInputMaxVertices = 256;
+
 int main(int argc, char **argv) {
   return kit::io::run_contest_program(argc, argv, [](const kit::io::MappedFile &file) {
+    const apsp::GraphHeader header = apsp::read_graph_header(file.data(), file.end());
+    const bool on_cpu = kit::io::answer_small_input_on_cpu(
+        static_cast<std::uint64_t>(header.vertices), kSmallInputMaxVertices);
+    kit::io::GpuWarmup warmup;
+    if (!on_cpu)
+      warmup.start();
     kit::ThreadPool &pool = kit::default_pool();
     kit::io::TrailingTokens trailing;
-    const Graph graph = apsp::read_graph(file.data(), file.end(), pool, &trailing);
+    const Graph graph = apsp::read_graph_edges(file.data(), file.end(), header, pool, &trailing);
     kit::io::warn_trailing_tokens(file, trailing, 3 * graph.edges.size(), "edge number");
     kit::io::OrderedWriter writer(STDOUT_FILENO, pool);
     const std::size_t v = static_cast<std::size_t>(graph.vertices);
-    apsp_solve(graph, [&](int first_row, int row_count, const int *rows) {
+    const RowBlockSink print_rows = [&](int first_row, int row_count, const int *rows) {
       (void)first_row; // rows arrive in order, so the output position is implied
       writer.write_items(static_cast<std::size_t>(row_count), v * (kit::io::kMaxInt32Chars + 1),
                          [&](std::size_t first, std::size_t last, char *out) {
@@ -29,6 +42,12 @@ int main(int argc, char **argv) {
                            }
                            return out;
                          });
-    });
+    };
+    if (on_cpu) {
+      apsp_reference(graph, print_rows);
+    } else {
+      warmup.finish();
+      apsp_solve(graph, print_rows);
+    }
   });
 }

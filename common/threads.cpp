@@ -99,8 +99,11 @@ void ThreadPool::run(std::size_t task_count, const std::function<void(std::size_
 }
 
 ThreadPool &default_pool() {
-  static ThreadPool pool(available_threads());
-  return pool;
+  // Never destroyed: at exit the workers are asleep on work_ready_ and simply end with the
+  // process. Joining them would make every program's exit wait until each worker has been
+  // scheduled once more, milliseconds on a busy machine, which small inputs notice.
+  static ThreadPool *pool = new ThreadPool(available_threads());
+  return *pool;
 }
 
 } // namespace kit

@@ -47,7 +47,7 @@ private:
   bool stopping_ = false;
 };
 
-// The process-wide pool, sized by available_threads() on first use.
+// The process-wide pool, sized by available_threads() on first use and never destroyed.
 ThreadPool &default_pool();
 
 } // namespace kit

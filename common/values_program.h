@@ -1,8 +1,12 @@
 // The whole of a "N, then N numbers in, N numbers out" contest program (prefix_sum, softmax):
-// read the header and the values in parallel, call the contest's solve(), write one line.
+// read the header, start the GPU runtime in the background (unless the input is small enough for
+// the CPU reference, small_input.h), read the values in parallel, call the contest's solve() (or
+// the reference), write one line.
 #pragma once
 
 #include "contest_program.h"
+#include "gpu_warmup.h"
+#include "small_input.h"
 #include "text_parse.h"
 #include "text_writer.h"
 
@@ -18,6 +22,10 @@ template <class Kind> struct ValuesProgram {
   using T = typename Kind::value_type;
   std::int64_t max_count; // the contest's limit on N
   void (*solve)(const T *input, T *output, int n);
+  // The CPU reference, which answers in GPU builds when N <= small_input_max (measured per
+  // problem: below it, the GPU runtime's start-up costs more than the whole CPU answer).
+  void (*reference)(const T *input, T *output, std::size_t n);
+  std::uint64_t small_input_max;
   char *(*format)(char *out, T value);
   int max_value_chars; // longest formatted value
 };
@@ -42,10 +50,14 @@ template <class Kind>
 int run_values_program(int argc, char **argv, const ValuesProgram<Kind> &program) {
   using T = typename Kind::value_type;
   return run_contest_program(argc, argv, [&](const MappedFile &file) {
-    ThreadPool &pool = default_pool();
     const char *cursor = file.data();
     const std::size_t n = static_cast<std::size_t>(parse_header_integer(
         file.data(), file.end(), &cursor, "the value count N", 1, program.max_count));
+    const bool on_cpu = answer_small_input_on_cpu(n, program.small_input_max);
+    GpuWarmup warmup;
+    if (!on_cpu)
+      warmup.start();
+    ThreadPool &pool = default_pool();
     // Uninitialised on purpose: the parse threads touch (and so place) the pages first.
     std::unique_ptr<T[]> input(new T[n]);
     StoreInto<T> store{input.get(), n};
@@ -53,7 +65,12 @@ int run_values_program(int argc, char **argv, const ValuesProgram<Kind> &program
         parse_values<Kind>(file.data(), cursor, file.end(), n, "value", store, pool);
     warn_trailing_tokens(file, trailing, n, "value");
     std::unique_ptr<T[]> output(new T[n]);
-    program.solve(input.get(), output.get(), static_cast<int>(n));
+    if (on_cpu) {
+      program.reference(input.get(), output.get(), n);
+    } else {
+      warmup.finish();
+      program.solve(input.get(), output.get(), static_cast<int>(n));
+    }
     input.reset();
     OrderedWriter writer(STDOUT_FILENO, pool);
     write_values_line(writer, output.get(), n, program.max_value_chars, program.format);

@@ -1,5 +1,6 @@
 // prefix_sum: `./prefix_sum <input_file>` prints the inclusive scan of N int32 values (two's
 // complement wrap-around), one line, like the official skeleton.
+#include "reference.h"
 #include "solve.h"
 #include "text_format.h"
 #include "values_program.h"
@@ -8,6 +9,8 @@ int main(int argc, char **argv) {
   kit::io::ValuesProgram<kit::io::Int32Values> program;
   program.max_count = 1000000000; // N <= 1e9 (CONTEST.md)
   program.solve = solve;
+  program.reference = prefix_sum_reference;
+  program.small_input_max = 100000; // GPU builds: CPU answer up to here (README "Small inputs")
   program.format = kit::io::format_int32;
   program.max_value_chars = kit::io::kMaxInt32Chars;
   return kit::io::run_values_program(argc, argv, program);

@@ -1,5 +1,6 @@
 // softmax: `./softmax <input_file>` prints the softmax of N floats, one line, each value printed
 // like `std::cout << float` (6 significant digits), as the official skeleton does.
+#include "reference.h"
 #include "solve.h"
 #include "text_format.h"
 #include "values_program.h"
@@ -8,6 +9,8 @@ int main(int argc, char **argv) {
   kit::io::ValuesProgram<kit::io::FloatValues> program;
   program.max_count = 100000000; // N <= 1e8 (CONTEST.md)
   program.solve = solve;
+  program.reference = softmax_reference;
+  program.small_input_max = 100000; // GPU builds: CPU answer up to here (README "Small inputs")
   program.format = kit::io::format_float_g6;
   program.max_value_chars = kit::io::kMaxFloatChars;
   return kit::io::run_values_program(argc, argv, program);

@@ -43,6 +43,42 @@ function(kit_add_generated_case_test problem mode name)
   endforeach()
 endfunction()
 
+# GPU builds: the small-input path (common/small_input.h) must answer `case` (a committed case
+# below the problem's limit) without touching the GPU runtime, and KIT_FORCE_GPU=1 must make the
+# program start it. Both run with every GPU hidden from the runtimes, so the first one would fail
+# if the runtime were initialised and the second one must fail (exit 3 naming the start-up call):
+# the tests mean the same on machines with and without a GPU. With -DKIT_SMALL_INPUT_CPU=OFF the
+# first one must fail like the second.
+function(kit_add_small_input_tests problem mode case)
+  if(NOT KIT_GPU)
+    return()
+  endif()
+  set(hide_gpus ${CMAKE_COMMAND} -E env CUDA_VISIBLE_DEVICES=-1 HIP_VISIBLE_DEVICES=-1
+                ROCR_VISIBLE_DEVICES=-1)
+  set(input ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${problem}/${case}.in)
+  set(gpu_start_failed "(CUDA|HIP) error: cudaFree\\(nullptr\\) \\(GPU runtime start-up")
+  if(KIT_SMALL_INPUT_CPU)
+    add_test(NAME ${problem}_small_input_never_starts_gpu
+             COMMAND ${CMAKE_COMMAND} "-DPROGRAM=${hide_gpus};$<TARGET_FILE:${problem}>"
+                     -DINPUT=${input} -DEXPECTED=${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${problem}/${case}.out
+                     -DMODE=${mode} -DVERIFY=$<TARGET_FILE:verify>
+                     -DOUTPUT=${CMAKE_CURRENT_BINARY_DIR}/small_input_${case}.got
+                     -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/run_case.cmake)
+  else()
+    add_test(NAME ${problem}_small_input_never_starts_gpu
+             COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${hide_gpus};$<TARGET_FILE:${problem}>;${input}"
+                     -DEXIT_CODE=3 "-DSTDERR_REGEX=${gpu_start_failed}"
+                     -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_run.cmake)
+  endif()
+  add_test(NAME ${problem}_force_gpu_starts_gpu
+           COMMAND ${CMAKE_COMMAND}
+                   "-DCOMMAND=${hide_gpus};KIT_FORCE_GPU=1;$<TARGET_FILE:${problem}>;${input}"
+                   -DEXIT_CODE=3 "-DSTDERR_REGEX=${gpu_start_failed}"
+                   -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_run.cmake)
+  set_tests_properties(${problem}_small_input_never_starts_gpu ${problem}_force_gpu_starts_gpu
+                       PROPERTIES LABELS small_input)
+endfunction()
+
 # A bad input: the program must exit 2 with one line on stderr matching `regex` (the message
 # names the file and position) and print nothing on stdout. CONTENT is written verbatim.
 function(kit_add_bad_input_test problem name content regex)
