@@ -157,7 +157,9 @@ expect_in_log() { # expect_in_log REGEX WHAT
 }
 
 # ---- 1. the committed cases: everything must pass -----------------------------------------------
-submit green "TEST_DIR=$CASES" "EXPORT_DIR=$CLUSTER/export"
+# SUBMIT_UNTESTED: the copy to SUBMIT_DIR normally needs a GPU-backend self-test.
+submit green "TEST_DIR=$CASES" "EXPORT_DIR=$CLUSTER/export" "SUBMIT_DIR=$CLUSTER/home/contest" \
+  SUBMIT_UNTESTED=1
 [ "$JOB_STATUS" -eq 0 ] || { show_log; fail "green run exited $JOB_STATUS"; }
 for p in prefix_sum softmax apsp; do
   count=$(find "$CASES/$p" -maxdepth 1 -name '*.in' | wc -l)
@@ -175,6 +177,13 @@ expect_in_log '^Weighted score \(1\*prefix_sum \+ 1\*softmax \+ 2\.5\*apsp\): [0
   "weighted score line missing"
 expect_in_log "^Export: done: $CLUSTER/export\$" "export did not run after the green self-test"
 [ -f "$CLUSTER/export/.kit-export" ] || fail "the export folder was not written"
+for folder in "$CLUSTER"/export/hip_programming_contest/*/; do
+  [ -d "$folder" ] || continue
+  p=$(basename "$folder")
+  for f in main.cpp main.h kernel.hip Makefile; do
+    cmp -s "$folder/$f" "$CLUSTER/home/contest/$p/$f" || fail "SUBMIT_DIR: $p/$f not copied"
+  done
+done
 [ "$(tail -n 3 "$JOB_LOG" | head -n 1)" = "FINAL RESULT: ALL TESTS PASSED!" ] ||
   { show_log; fail "green run does not end with FINAL RESULT: ALL TESTS PASSED!"; }
 echo "slurm_e2e: green run OK ($passes cases passed)"
