@@ -6,6 +6,7 @@
 
 #include "gpu.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,16 +16,29 @@ namespace apsp {
 namespace {
 constexpr const char *kPathVariable = "KIT_APSP_PATH";
 
-// Measured crossover (README, "Choosing the path"): the sparse search wins while E stays below
-// V^2 / kSparseDivisor.
-constexpr double kSparseDivisor = 64.0;
+// Measured on the H200 (README, "Choosing the path"). The sparse search costs about V * E / R_s
+// (R_s: arc relaxations per second, re-relaxations included), the dense kernel V^3 / R_d, so the
+// sparse path wins while the average out-degree E / V stays below V * R_s / R_d. R_d grows from
+// 2.8e12 (V = 1024) to 1.27e13 relaxations/s (V >= 8192); R_s depends on where the search keeps
+// its state: about 4e10/s in shared memory with two or more blocks per multiprocessor, 2.2e10/s
+// with one (V = 16384), 1.1e10/s in global memory (V = 16384). Below V = 8192 the crossover degree
+// was 14-24, hence the floor of 16.
+constexpr double kMinCrossoverDegree = 16;
+constexpr double kVerticesPerDegreeShared = 320;       // R_d / R_s, two or more blocks per SM
+constexpr double kVerticesPerDegreeSharedSingle = 600; // one block per SM
+constexpr double kVerticesPerDegreeGlobal = 1150;
 } // namespace
 
 const char *path_name(Path path) { return path == Path::Dense ? "dense" : "sparse"; }
 
 Path choose_path(int vertices, std::size_t edges) {
   const double v = static_cast<double>(vertices);
-  return static_cast<double>(edges) * kSparseDivisor < v * v ? Path::Sparse : Path::Dense;
+  const int shared_blocks = sparse_shared_state_blocks_per_sm(vertices);
+  const double per_degree = shared_blocks >= 2   ? kVerticesPerDegreeShared
+                            : shared_blocks == 1 ? kVerticesPerDegreeSharedSingle
+                                                 : kVerticesPerDegreeGlobal;
+  const double crossover_degree = std::max(kMinCrossoverDegree, v / per_degree);
+  return static_cast<double>(edges) < crossover_degree * v ? Path::Sparse : Path::Dense;
 }
 
 Path selected_path(const Graph &graph) {

@@ -12,7 +12,8 @@ enum class Path { Dense, Sparse };
 const char *path_name(Path path);
 
 // The measured rule (README, "Choosing the path"): which path is faster for V vertices and E
-// edges.
+// edges on this device (the sparse search's speed depends on whether its state fits in shared
+// memory).
 Path choose_path(int vertices, std::size_t edges);
 
 // The path apsp_solve takes: KIT_APSP_PATH=dense|sparse forces one (exit 2 on any other value

@@ -115,18 +115,30 @@ std::size_t shared_state_bytes(int vertices) {
   return 2 * static_cast<std::size_t>(vertices) * sizeof(int);
 }
 
-bool shared_state_fits(int vertices) {
+int global_state_resident_blocks() {
+  return std::max(1, kit::gpu::resident_blocks(sssp_rows_kernel<false>, kThreads));
+}
+
+} // namespace
+
+bool sparse_shared_state_fits(int vertices) {
   // Leave room for the kernel's static shared variables.
   constexpr std::size_t kStaticReserve = 64;
   return shared_state_bytes(vertices) + kStaticReserve <=
          static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block());
 }
 
-int global_state_resident_blocks() {
-  return std::max(1, kit::gpu::resident_blocks(sssp_rows_kernel<false>, kThreads));
+int sparse_shared_state_blocks_per_sm(int vertices) {
+  if (!sparse_shared_state_fits(vertices))
+    return 0;
+  const std::size_t bytes = shared_state_bytes(vertices);
+  // The occupancy query honours the kernel's opt-in limit, so raise it first (as the solver does).
+  GPU_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(sssp_rows_kernel<true>),
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(bytes)));
+  return kit::gpu::resident_blocks(sssp_rows_kernel<true>, kThreads, bytes) /
+         kit::gpu::device_multiprocessors();
 }
-
-} // namespace
 
 std::size_t SparseSolver::device_bytes(int vertices, std::size_t edges) {
   const std::size_t v = static_cast<std::size_t>(vertices);
@@ -165,7 +177,7 @@ SparseSolver::SparseSolver(const Graph &graph, SparseState state) : vertices_(gr
       arcs[fill[e.src]++] = make_int2(e.dst, e.weight);
   }
 
-  if (state == SparseState::Shared && !shared_state_fits(v)) {
+  if (state == SparseState::Shared && !sparse_shared_state_fits(v)) {
     std::fprintf(stderr,
                  "apsp: V=%d is too large for the shared-memory sparse search (%zu bytes "
                  "per block, the device allows %d)\n",
@@ -173,7 +185,7 @@ SparseSolver::SparseSolver(const Graph &graph, SparseState state) : vertices_(gr
     std::exit(kit::gpu::kGpuFailureExitCode);
   }
   shared_state_ =
-      state == SparseState::Shared || (state == SparseState::Auto && shared_state_fits(v));
+      state == SparseState::Shared || (state == SparseState::Auto && sparse_shared_state_fits(v));
   if (shared_state_) {
     shared_bytes_ = shared_state_bytes(v);
     GPU_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(sssp_rows_kernel<true>),

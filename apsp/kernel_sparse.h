@@ -17,6 +17,12 @@ enum class SparseState {
   Global, // the output row itself and a per-block scratch array in global memory
 };
 
+// Whether 2 * V ints (the Auto choice of the shared state) fit in one block's shared memory.
+bool sparse_shared_state_fits(int vertices);
+
+// Blocks of the shared-state search one multiprocessor holds at once (0 when it does not fit).
+int sparse_shared_state_blocks_per_sm(int vertices);
+
 // The graph in CSR form on the device plus per-block scratch; computes rows on request.
 class SparseSolver {
 public:

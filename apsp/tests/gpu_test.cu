@@ -223,6 +223,10 @@ void check_path_selection(kit::test::Checker &check) {
   check.expect(apsp::choose_path(6400, 12640) == apsp::Path::Sparse, "rule: 80x80 grid sparse");
   check.expect(apsp::choose_path(2048, std::size_t{2048} * 2047) == apsp::Path::Dense,
                "rule: complete graph dense");
+  check.expect(apsp::choose_path(4096, std::size_t{4096} * 8) == apsp::Path::Sparse,
+               "rule: V = 4096, degree 8 sparse");
+  check.expect(apsp::choose_path(4096, std::size_t{4096} * 32) == apsp::Path::Dense,
+               "rule: V = 4096, degree 32 dense");
 }
 
 } // namespace
