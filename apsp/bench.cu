@@ -369,7 +369,8 @@ const char *kPathHeader =
     "| check |\n|---|---|---|---|---|---|---|---|---|\n";
 
 bool sparse_section() {
-  std::printf("\n## Sample-like graphs: dense path (build + FW) vs sparse path (all rows)\n%s",
+  std::printf("\n## Sample-like graphs: dense kernel (Floyd-Warshall on the built matrix) vs "
+              "sparse kernel (all V rows)\n%s",
               kPathHeader);
   std::mt19937 rng(6400);
   bool ok = true;
