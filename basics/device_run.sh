@@ -49,11 +49,14 @@ fi
 if [[ " $phases " == *" bench "* ]]; then
   start=$SECONDS
   : > "$out/results.txt"
+  : > "$out/bench.log"
   for p in "${problems[@]}"; do
-    "$build/bin/basics/$p" --bench > "$out/bench_$p.log" 2>&1
-    grep '^RESULT|' "$out/bench_$p.log" >> "$out/results.txt" || {
-      echo "bench $p failed:"; tail -5 "$out/bench_$p.log"; }
+    "$build/bin/basics/$p" --bench > "$out/bench_one.log" 2>&1
+    cat "$out/bench_one.log" >> "$out/bench.log"
+    grep '^RESULT|' "$out/bench_one.log" >> "$out/results.txt" || {
+      echo "bench $p failed:"; tail -5 "$out/bench_one.log"; }
   done
+  rm -f "$out/bench_one.log"
   echo "bench: $((SECONDS - start)) s"
   nvidia-smi --query-gpu=name,clocks.max.sm,memory.total --format=csv,noheader 2>/dev/null
   echo "| problem | case | solve ms | limit | limit ms | % of limit | % of copy bw | baseline | baseline ms | speed-up | check |"

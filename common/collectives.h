@@ -174,10 +174,21 @@ __device__ __forceinline__ bool grid_reduce_last_block(T block_value, Op op, T i
     return false;
   __threadfence(); // pairs with the writers' fences: every partial is visible from here on
   // volatile: bypass the non-coherent L1, which may still hold a previous launch's partials.
+  // The loads are issued kLoads at a time before any is used: one latency per batch.
+  constexpr int kLoads = 4;
   const volatile T* published = partials;
   T v = identity;
-  for (unsigned int i = threadIdx.x; i < gridDim.x; i += kBlockThreads)
-    v = op(v, static_cast<T>(published[i]));
+  for (unsigned int base = threadIdx.x; base < gridDim.x; base += kLoads * kBlockThreads) {
+    T loaded[kLoads];
+#pragma unroll
+    for (int k = 0; k < kLoads; ++k) {
+      const unsigned int i = base + k * kBlockThreads;
+      loaded[k] = i < gridDim.x ? static_cast<T>(published[i]) : identity;
+    }
+#pragma unroll
+    for (int k = 0; k < kLoads; ++k)
+      v = op(v, loaded[k]);
+  }
   total = block_reduce<kBlockThreads>(v, op, identity, scratch);
   if (threadIdx.x == 0)
     *arrivals = 0;

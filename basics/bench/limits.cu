@@ -66,6 +66,23 @@ __global__ void __launch_bounds__(kThreads)
     sink[0] = acc;
 }
 
+constexpr int kCopyVectorsPerThread = 4;
+
+__global__ void __launch_bounds__(kThreads)
+    copy_vectors(const uint4 *__restrict__ src, uint4 *__restrict__ dst, std::size_t vectors) {
+  const std::size_t first =
+      static_cast<std::size_t>(blockIdx.x) * kThreads * kCopyVectorsPerThread + threadIdx.x;
+  uint4 v[kCopyVectorsPerThread];
+#pragma unroll
+  for (int k = 0; k < kCopyVectorsPerThread; ++k)
+    if (first + k * kThreads < vectors)
+      v[k] = src[first + k * kThreads];
+#pragma unroll
+  for (int k = 0; k < kCopyVectorsPerThread; ++k)
+    if (first + k * kThreads < vectors)
+      dst[first + k * kThreads] = v[k];
+}
+
 template <class T> T *scratch_sink() {
   static T *sink = [] {
     T *p = nullptr;
@@ -103,6 +120,14 @@ double measure_fnv_round_rate(Timer &timer) {
       2, 10);
   const double rounds = static_cast<double>(blocks) * kThreads * kRounds * kChains;
   return rounds / (t.median_ms * 1e-3);
+}
+
+void copy_with_kernel(const void *src, void *dst, std::size_t bytes) {
+  const std::size_t vectors = bytes / 16;
+  const std::size_t per_block = static_cast<std::size_t>(kThreads) * kCopyVectorsPerThread;
+  copy_vectors<<<static_cast<unsigned>((vectors + per_block - 1) / per_block), kThreads>>>(
+      static_cast<const uint4 *>(src), static_cast<uint4 *>(dst), vectors);
+  GPU_CHECK_LAUNCH("copy_vectors");
 }
 
 void read_through(const void *buffer, std::size_t bytes) {

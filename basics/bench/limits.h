@@ -1,7 +1,6 @@
 // Hardware limits measured in the benchmark's own run, against which the basics kernels are
-// reported: FP32 FMA issue rate, the rate of the FNV-1a arithmetic rainbow_table needs, and a
-// read-only pass that evicts L2 between timed runs. Copy bandwidth is timed with
-// cudaMemcpyAsync (device to device) by the benchmark itself.
+// reported: FP32 FMA issue rate, the rate of the FNV-1a arithmetic rainbow_table needs, a
+// streaming copy kernel, and a read-only pass that evicts L2 between timed runs.
 #pragma once
 
 #include <cstddef>
@@ -16,5 +15,9 @@ double measure_fma_rate(Timer &timer);
 double measure_fnv_round_rate(Timer &timer);
 // Reads `bytes` of device memory (a multiple of 16) and discards the result.
 void read_through(const void *buffer, std::size_t bytes);
+// Copies `bytes` (a multiple of 16, 16-byte aligned pointers) with a streaming kernel: four
+// 16-byte loads in flight per thread. The copy-bandwidth limit is the faster of this and
+// cudaMemcpyAsync, which is not always the fastest way to move bytes.
+void copy_with_kernel(const void *src, void *dst, std::size_t bytes);
 
 } // namespace kit::basics

@@ -51,10 +51,10 @@ const Problem &convolution_1d_problem() {
     p.tolerance = {1e-4, 1e-4};
     set_reference(p, convolution_1d_reference);
     p.fill = fill_values;
-    // A block computes 768 outputs; kernels of 1..2047 taps around the 16-tap padding.
+    // A block computes 1280 outputs; kernels of 1..2047 taps around the 24-tap padding.
     add_tests(p, {{1, 1},       {2, 1},       {2, 2},       {33, 1},       {33, 32},
-                  {64, 31},     {100, 17},    {767, 1},     {768, 1},      {769, 1},
-                  {800, 33},    {1023, 15},   {1025, 16},   {1536, 1},     {1537, 2},
+                  {64, 31},     {100, 17},    {100, 24},    {100, 25},     {1279, 1},
+                  {1280, 1},    {1281, 1},    {1300, 21},   {2560, 1},     {2561, 2},
                   {4097, 2047}, {5000, 2047}, {2047, 2047}, {100001, 255}, {300000, 1000}});
     p.perf = {"input_size=1500000,kernel_size=2047", {1500000, 2047}, {}};
     p.model.limit = Limit::fp32_fma;
