@@ -2,12 +2,15 @@
 # Builds the exported submission the way it will be used:
 #   - every contest folder (hip_programming_contest/<problem>/) with its own Makefile and Debian's
 #     hipcc: `make OFFLOAD_ARCH=gfx908 HIPFLAGS=<Debian's ROCm paths>`, after `make clean`, like
-#     the grader; the program must then start and print its usage line (no GPU needed for that);
+#     the grader; the program must then print its usage line, and run every committed case of its
+#     problem: on this GPU-less machine a case must either pass `verify` (answered on the CPU by
+#     the small-input path) or stop with the GPU runtime's error (exit 3, nothing on stdout);
 #   - every LeetGPU file (leetgpu/<name>.cu) on its own with `nvcc -c` (sm_90 and sm_100);
 #   - the exporter's fixture program through the same Makefile and hipcc, built and run, so the
 #     Makefile path is exercised even before any contest kernel exists.
-# The export comes from a fresh CPU-backend configure (export needs no build) into a temporary
-# folder. Usage: bash .ci/check_exports.sh   (OFFLOAD_ARCH, NVCC_ARCHS="90 100" to change targets)
+# The export comes from a CPU-backend configure (build/ci-export, where only `verify` is built)
+# into a temporary folder.
+# Usage: bash .ci/check_exports.sh   (OFFLOAD_ARCH, NVCC_ARCHS="90 100" to change targets)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -82,11 +85,44 @@ if ! cmake -S "$ROOT" -B "$BUILD_DIR" -DGPU_BACKEND=CPU >"$WORK/configure.log" 2
   echo "check_exports: configure failed"
   exit 1
 fi
+if ! cmake --build "$BUILD_DIR" --target verify >"$WORK/verify_build.log" 2>&1; then
+  tail -n 20 "$WORK/verify_build.log"
+  echo "check_exports: building verify failed"
+  exit 1
+fi
+VERIFY=$BUILD_DIR/bin/verify
 if ! python3 cmake/export_submission.py --manifest "$BUILD_DIR/kit_programs.json" \
   --out "$WORK/export" | tee "$WORK/export.log"; then
   echo "check_exports: the export failed"
   exit 1
 fi
+
+# run_committed_cases DIR NAME: the exported binary on testcases/NAME (see the header).
+run_committed_cases() {
+  local dir=$1 name=$2 mode=exact passed=0 need_gpu=0 wrong=0 input expected rc
+  [ "$name" = softmax ] && mode=softmax
+  for input in "$ROOT/testcases/$name"/*.in; do
+    [ -f "$input" ] || continue
+    expected=${input%.in}.out
+    timeout 120 "$dir/$name" "$input" >"$WORK/case.out" 2>"$WORK/case.err"
+    rc=$?
+    if [ "$rc" -eq 0 ] && "$VERIFY" "$mode" "$WORK/case.out" "$expected" >"$WORK/case.verify" 2>&1
+    then
+      passed=$((passed + 1))
+    elif [ "$rc" -eq 3 ] && [ ! -s "$WORK/case.out" ] && grep -q '^HIP error' "$WORK/case.err"; then
+      need_gpu=$((need_gpu + 1))
+    else
+      wrong=$((wrong + 1))
+      echo "    $(basename "$input"): exit $rc; $(head -n 1 "$WORK/case.err" "$WORK/case.verify" \
+        2>/dev/null | grep -v '^==>' | head -n 2 | tr '\n' ' ')"
+    fi
+  done
+  if [ "$wrong" -eq 0 ]; then
+    pass "$name: committed cases: $passed pass on the CPU path, $need_gpu need a GPU"
+  else
+    failed "$name: committed cases: $wrong wrong ($passed pass, $need_gpu need a GPU)"
+  fi
+}
 
 for dir in "$WORK/export/hip_programming_contest"/*/; do
   [ -d "$dir" ] || continue
@@ -101,6 +137,7 @@ for dir in "$WORK/export/hip_programming_contest"/*/; do
     failed "$name: ./$name without arguments exited $status" \
       "(stdout $(wc -c <"$WORK/usage.out") bytes)"
   fi
+  run_committed_cases "${dir%/}" "$name"
 done
 
 gencodes=()
