@@ -16,7 +16,7 @@
 constexpr std::uint64_t kSmallInputMaxVertices = 256;
 
 int main(int argc, char **argv) {
-  return kit::io::run_contest_program(argc, argv, [](const kit::io::MappedFile &file) {
+  return kit::io::run_contest_program(argc, argv, [](kit::io::MappedFile &file) {
     const apsp::GraphHeader header = apsp::read_graph_header(file.data(), file.end());
     const bool on_cpu = kit::io::answer_small_input_on_cpu(
         static_cast<std::uint64_t>(header.vertices), kSmallInputMaxVertices);
@@ -27,6 +27,7 @@ int main(int argc, char **argv) {
     kit::io::TrailingTokens trailing;
     const Graph graph = apsp::read_graph_edges(file.data(), file.end(), header, pool, &trailing);
     kit::io::warn_trailing_tokens(file, trailing, 3 * graph.edges.size(), "edge number");
+    file.release();
     kit::io::OrderedWriter writer(STDOUT_FILENO, pool);
     const std::size_t v = static_cast<std::size_t>(graph.vertices);
     const RowBlockSink print_rows = [&](int first_row, int row_count, const int *rows) {

@@ -8,8 +8,7 @@
 
 namespace kit::io {
 
-int run_contest_program(int argc, char **argv,
-                        const std::function<void(const MappedFile &)> &body) {
+int run_contest_program(int argc, char **argv, const std::function<void(MappedFile &)> &body) {
   if (argc != 2) {
     std::fprintf(stderr, "Usage: %s <input_file>\n", argc > 0 ? argv[0] : "program");
     return kExitUsage;

@@ -69,9 +69,15 @@ MappedFile::MappedFile(const std::string &path) : path_(path) {
   size_ = used;
 }
 
-MappedFile::~MappedFile() {
+void MappedFile::release() {
   if (mapping_)
     ::munmap(mapping_, size_);
+  mapping_ = nullptr;
+  std::vector<char>().swap(copy_);
+  data_ = nullptr;
+  size_ = 0;
 }
+
+MappedFile::~MappedFile() { release(); }
 
 } // namespace kit::io

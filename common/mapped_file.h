@@ -21,6 +21,11 @@ public:
   std::size_t size() const { return size_; }
   const char *end() const { return data_ + size_; }
 
+  // Gives the text back (unmaps it) once it has been parsed, so that a program's peak memory
+  // holds the text and the parsed values, or the values and the results, but never all three.
+  // Afterwards data() is null and size() 0.
+  void release();
+
 private:
   std::string path_;
   const char *data_ = nullptr;

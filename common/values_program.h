@@ -49,7 +49,7 @@ void write_values_line(OrderedWriter &writer, const T *values, std::size_t count
 template <class Kind>
 int run_values_program(int argc, char **argv, const ValuesProgram<Kind> &program) {
   using T = typename Kind::value_type;
-  return run_contest_program(argc, argv, [&](const MappedFile &file) {
+  return run_contest_program(argc, argv, [&](MappedFile &file) {
     const char *cursor = file.data();
     const std::size_t n = static_cast<std::size_t>(parse_header_integer(
         file.data(), file.end(), &cursor, "the value count N", 1, program.max_count));
@@ -64,6 +64,7 @@ int run_values_program(int argc, char **argv, const ValuesProgram<Kind> &program
     const TrailingTokens trailing =
         parse_values<Kind>(file.data(), cursor, file.end(), n, "value", store, pool);
     warn_trailing_tokens(file, trailing, n, "value");
+    file.release();
     std::unique_ptr<T[]> output(new T[n]);
     if (on_cpu) {
       program.reference(input.get(), output.get(), n);
