@@ -36,9 +36,13 @@ std::vector<TextChunk> split_into_chunks(const char *begin, const char *end, std
 // Chunk count for `bytes` of text on `pool`: several per thread for balance, none tiny.
 std::size_t default_chunk_count(std::size_t bytes, const ThreadPool &pool);
 
-// How a value of each kind is parsed and named in messages.
+// How a value of each kind is parsed and named in messages: parse_fast reads the usual token in
+// one pass (returning its end, or null), parse classifies any token exactly.
 struct Int32Values {
   using value_type = int;
+  static const char *parse_fast(const char *b, const char *e, int &v) {
+    return parse_int32_token_fast(b, e, v);
+  }
   static TokenStatus parse(const char *b, const char *e, int &v) {
     return parse_int32_token(b, e, v);
   }
@@ -46,6 +50,9 @@ struct Int32Values {
 };
 struct FloatValues {
   using value_type = float;
+  static const char *parse_fast(const char *b, const char *e, float &v) {
+    return parse_float_token_fast(b, e, v);
+  }
   static TokenStatus parse(const char *b, const char *e, float &v) {
     return parse_float_token(b, e, v);
   }
@@ -120,10 +127,14 @@ TrailingTokens parse_values(const char *text, const char *begin, const char *end
     const std::size_t last = std::min(count, chunk.first_token + chunk.tokens);
     const char *p = chunk.begin;
     for (; index < last; ++index) {
-      p = skip_space(p, chunk.end);
-      const char *stop = token_end(p, chunk.end);
+      p = skip_space(p, chunk.end); // chunks end at white space: a token never crosses chunk.end
       typename Kind::value_type value{};
-      TokenStatus status = Kind::parse(p, stop, value);
+      const char *stop = Kind::parse_fast(p, chunk.end, value);
+      TokenStatus status = TokenStatus::ok;
+      if (!stop) {
+        stop = token_end(p, chunk.end);
+        status = Kind::parse(p, stop, value);
+      }
       if (status == TokenStatus::ok && consumer.accept(index, value)) {
         p = stop;
         continue;

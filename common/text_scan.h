@@ -60,6 +60,28 @@ inline TokenStatus parse_int32_token(const char *p, const char *end, int &value)
   return status;
 }
 
+// The common case in one pass: a token of sign and at most 18 digits, in int32 range, ending at
+// `end` or at white space. Returns the end of the token, or null when the token is anything else
+// (then parse_int32_token classifies it). Accepts exactly what parse_int32_token accepts with
+// the same value, so the two may be mixed freely.
+inline const char *parse_int32_token_fast(const char *p, const char *end, int &value) {
+  bool negative = false;
+  if (p < end && (*p == '-' || *p == '+'))
+    negative = *p++ == '-';
+  const char *digits = p;
+  std::uint64_t magnitude = 0;
+  for (unsigned digit;
+       p < end && (digit = static_cast<unsigned char>(*p) - unsigned{'0'}) < 10 && p - digits < 18;
+       ++p)
+    magnitude = magnitude * 10 + digit;
+  if (p == digits || (p < end && !is_space(*p)) ||
+      magnitude > (negative ? 2147483648u : 2147483647u))
+    return nullptr;
+  value = static_cast<int>(negative ? -static_cast<std::int64_t>(magnitude)
+                                    : static_cast<std::int64_t>(magnitude));
+  return p;
+}
+
 // from_chars reports underflow and overflow alike; strtof (what istream uses) gives the nearest
 // float for an underflow (a denormal or zero), which we accept, and infinity for an overflow,
 // which we reject.
@@ -81,6 +103,18 @@ inline TokenStatus parse_float_token(const char *p, const char *end, float &valu
   if (error != std::errc() || stop != end || !std::isfinite(value))
     return TokenStatus::not_a_number; // also "inf" and "nan"
   return TokenStatus::ok;
+}
+
+// The common case in one pass: a finite float in range without a '+' sign, ending at `end` or at
+// white space. Returns the end of the token, or null when the token is anything else (then
+// parse_float_token classifies it). Accepts exactly what parse_float_token accepts with the same
+// value, so the two may be mixed freely.
+inline const char *parse_float_token_fast(const char *p, const char *end, float &value) {
+  auto [stop, error] = std::from_chars(p, end, value, std::chars_format::general);
+  if (error != std::errc() || stop == p || (stop < end && !is_space(*stop)) ||
+      !std::isfinite(value))
+    return nullptr;
+  return stop;
 }
 
 } // namespace kit::io

@@ -3,6 +3,7 @@
 #include "input_error.h"
 #include "text_parse.h"
 
+#include <cstring>
 #include <gtest/gtest.h>
 #include <random>
 #include <string>
@@ -113,6 +114,53 @@ TEST(ParallelParse, TrailingTokensAreReportedNotRejected) {
   EXPECT_EQ(none.count, 0u);
   // A bad token among the announced values is still an error, even with extra tokens after it.
   EXPECT_NE(first_error("2\n1 x 3\n", 2, 3).find("found 'x'"), std::string::npos);
+}
+
+// The one-pass readers may only accept what the exact classifiers accept, with the same value
+// and the same token end; tokens built from the characters that matter to either.
+TEST(TokenParsers, FastPathsAgreeWithExactClassification) {
+  std::mt19937 rng(12);
+  const std::string alphabet = "0123456789000999+-.eE xin";
+  std::size_t int_fast = 0, float_fast = 0;
+  for (int i = 0; i < 2000000; ++i) {
+    std::string token;
+    const std::size_t length = 1 + rng() % 24;
+    for (std::size_t k = 0; k < length; ++k)
+      token += alphabet[rng() % alphabet.size()];
+    if (i % 3 == 0) // plain numbers, the common case
+      token = std::to_string(static_cast<int>(rng()) >> (rng() % 32));
+    const char *begin = token.data();
+    const char *end = begin + token.size();
+    const char *token_stop = kit::io::token_end(begin, end);
+
+    int int_value = 0, int_exact = 0;
+    if (const char *stop = kit::io::parse_int32_token_fast(begin, end, int_value)) {
+      ++int_fast;
+      ASSERT_EQ(stop, token_stop) << token;
+      ASSERT_EQ(kit::io::parse_int32_token(begin, token_stop, int_exact), kit::io::TokenStatus::ok)
+          << token;
+      ASSERT_EQ(int_value, int_exact) << token;
+    }
+    float float_value = 0, float_exact = 0;
+    if (const char *stop = kit::io::parse_float_token_fast(begin, end, float_value)) {
+      ++float_fast;
+      ASSERT_EQ(stop, token_stop) << token;
+      ASSERT_EQ(kit::io::parse_float_token(begin, token_stop, float_exact),
+                kit::io::TokenStatus::ok)
+          << token;
+      ASSERT_EQ(std::memcmp(&float_value, &float_exact, sizeof(float)), 0) << token;
+    }
+  }
+  EXPECT_GT(int_fast, 600000u); // the fast paths really were exercised
+  EXPECT_GT(float_fast, 600000u);
+  int v = 0;
+  EXPECT_EQ(kit::io::parse_int32_token_fast("+12", "+12" + 3, v), "+12" + 3); // istream takes '+'
+  EXPECT_EQ(v, 12);
+  EXPECT_EQ(kit::io::parse_int32_token_fast("2147483648", "2147483648" + 10, v), nullptr);
+  EXPECT_NE(kit::io::parse_int32_token_fast("-2147483648", "-2147483648" + 11, v), nullptr);
+  EXPECT_EQ(v, -2147483647 - 1);
+  EXPECT_EQ(kit::io::parse_int32_token_fast("0000000000000000001", "0000000000000000001" + 19, v),
+            nullptr); // 19 digits: left to the exact path, which accepts it
 }
 
 } // namespace
