@@ -3,6 +3,7 @@
 #include "contest_program.h"
 #include "gpu_warmup.h"
 #include "graph_input.h"
+#include "phase_timer.h"
 #include "reference.h"
 #include "small_input.h"
 #include "solve.h"
@@ -13,21 +14,24 @@
 
 // GPU builds answer graphs with V <= this on the CPU, without starting the GPU runtime
 // (README "Small inputs").
-constexpr std::uint64_t kSmallInputMaxVertices = 256;
+constexpr std::uint64_t kSmallInputMaxVertices = 640;
 
 int main(int argc, char **argv) {
   return kit::io::run_contest_program(argc, argv, [](kit::io::MappedFile &file) {
+    kit::io::PhaseTimer timer;
     const apsp::GraphHeader header = apsp::read_graph_header(file.data(), file.end());
     const bool on_cpu = kit::io::answer_small_input_on_cpu(
         static_cast<std::uint64_t>(header.vertices), kSmallInputMaxVertices);
     kit::io::GpuWarmup warmup;
     if (!on_cpu)
       warmup.start();
+    timer.mark("header");
     kit::ThreadPool &pool = kit::default_pool();
     kit::io::TrailingTokens trailing;
     const Graph graph = apsp::read_graph_edges(file.data(), file.end(), header, pool, &trailing);
     kit::io::warn_trailing_tokens(file, trailing, 3 * graph.edges.size(), "edge number");
     file.release();
+    timer.mark("parse");
     kit::io::OrderedWriter writer(STDOUT_FILENO, pool);
     const std::size_t v = static_cast<std::size_t>(graph.vertices);
     const RowBlockSink print_rows = [&](int first_row, int row_count, const int *rows) {
@@ -44,11 +48,16 @@ int main(int argc, char **argv) {
                            return out;
                          });
     };
+    // The rows are printed while they are computed: "solve" includes the output.
     if (on_cpu) {
       apsp_reference(graph, print_rows);
+      timer.mark("CPU reference (small input) and output");
     } else {
       warmup.finish();
+      if (kit::io::built_for_gpu())
+        timer.mark("GPU start-up wait");
       apsp_solve(graph, print_rows);
+      timer.mark("solve and output");
     }
   });
 }

@@ -6,6 +6,7 @@
 
 #include "contest_program.h"
 #include "gpu_warmup.h"
+#include "phase_timer.h"
 #include "small_input.h"
 #include "text_parse.h"
 #include "text_writer.h"
@@ -50,6 +51,7 @@ template <class Kind>
 int run_values_program(int argc, char **argv, const ValuesProgram<Kind> &program) {
   using T = typename Kind::value_type;
   return run_contest_program(argc, argv, [&](MappedFile &file) {
+    PhaseTimer timer;
     const char *cursor = file.data();
     const std::size_t n = static_cast<std::size_t>(parse_header_integer(
         file.data(), file.end(), &cursor, "the value count N", 1, program.max_count));
@@ -57,6 +59,7 @@ int run_values_program(int argc, char **argv, const ValuesProgram<Kind> &program
     GpuWarmup warmup;
     if (!on_cpu)
       warmup.start();
+    timer.mark("header");
     ThreadPool &pool = default_pool();
     // Uninitialised on purpose: the parse threads touch (and so place) the pages first.
     std::unique_ptr<T[]> input(new T[n]);
@@ -66,15 +69,21 @@ int run_values_program(int argc, char **argv, const ValuesProgram<Kind> &program
     warn_trailing_tokens(file, trailing, n, "value");
     file.release();
     std::unique_ptr<T[]> output(new T[n]);
+    timer.mark("parse");
     if (on_cpu) {
       program.reference(input.get(), output.get(), n);
+      timer.mark("CPU reference (small input)");
     } else {
       warmup.finish();
+      if (kit::io::built_for_gpu())
+        timer.mark("GPU start-up wait");
       program.solve(input.get(), output.get(), static_cast<int>(n));
+      timer.mark("solve");
     }
     input.reset();
     OrderedWriter writer(STDOUT_FILENO, pool);
     write_values_line(writer, output.get(), n, program.max_value_chars, program.format);
+    timer.mark("output");
   });
 }
 
