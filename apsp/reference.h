@@ -3,4 +3,4 @@
 
 #include "graph.h"
 
-void apsp_reference(const Graph& graph, const RowBlockSink& sink);
+void apsp_reference(const Graph &graph, const RowBlockSink &sink);

@@ -4,4 +4,4 @@
 
 #include "graph.h"
 
-void apsp_solve(const Graph& graph, const RowBlockSink& sink);
+void apsp_solve(const Graph &graph, const RowBlockSink &sink);

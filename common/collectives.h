@@ -56,7 +56,7 @@ template <class T, class Op> __device__ __forceinline__ T warp_inclusive_scan(T 
 // Exclusive scan over the warp; lane 0 receives `identity`. `warp_total` gets the inclusive
 // result of the last lane.
 template <class T, class Op>
-__device__ __forceinline__ T warp_exclusive_scan(T v, Op op, T identity, T& warp_total) {
+__device__ __forceinline__ T warp_exclusive_scan(T v, Op op, T identity, T &warp_total) {
   T inclusive = warp_inclusive_scan(v, op);
   warp_total = warp_shfl(inclusive, KIT_WARP_SIZE - 1);
   T exclusive = warp_shfl_up(inclusive, 1);
@@ -80,7 +80,7 @@ template <class T, int kBlockThreads> struct BlockScratch {
 // scratch may be reused immediately.
 template <int kBlockThreads, class T, class Op>
 __device__ __forceinline__ T block_reduce(T v, Op op, T identity,
-                                          BlockScratch<T, kBlockThreads>& scratch) {
+                                          BlockScratch<T, kBlockThreads> &scratch) {
   constexpr int kWarps = BlockScratch<T, kBlockThreads>::kWarps;
   T warp_value = warp_reduce(v, op);
   if (lane_id() == 0)
@@ -103,8 +103,8 @@ namespace detail {
 // returns the combination of warps 0..w-1 (identity for warp 0) and sets `block_total`.
 template <int kBlockThreads, class T, class Op>
 __device__ __forceinline__ T block_warp_prefix(T warp_total, int total_lane, Op op, T identity,
-                                               T& block_total,
-                                               BlockScratch<T, kBlockThreads>& scratch) {
+                                               T &block_total,
+                                               BlockScratch<T, kBlockThreads> &scratch) {
   constexpr int kWarps = BlockScratch<T, kBlockThreads>::kWarps;
   if (lane_id() == total_lane)
     scratch.warp_values[warp_id()] = warp_total;
@@ -129,18 +129,18 @@ __device__ __forceinline__ T block_warp_prefix(T warp_total, int total_lane, Op 
 // Inclusive scan over the block in thread order; `block_total` receives the reduction of all
 // threads. Ends with a barrier, so the scratch may be reused immediately.
 template <int kBlockThreads, class T, class Op>
-__device__ __forceinline__ T block_inclusive_scan(T v, Op op, T identity, T& block_total,
-                                                  BlockScratch<T, kBlockThreads>& scratch) {
+__device__ __forceinline__ T block_inclusive_scan(T v, Op op, T identity, T &block_total,
+                                                  BlockScratch<T, kBlockThreads> &scratch) {
   T inclusive = warp_inclusive_scan(v, op);
-  T prefix = detail::block_warp_prefix(inclusive, KIT_WARP_SIZE - 1, op, identity, block_total,
-                                       scratch);
+  T prefix =
+      detail::block_warp_prefix(inclusive, KIT_WARP_SIZE - 1, op, identity, block_total, scratch);
   return warp_id() > 0 ? op(prefix, inclusive) : inclusive;
 }
 
 // Exclusive scan over the block; thread 0 receives `identity`.
 template <int kBlockThreads, class T, class Op>
-__device__ __forceinline__ T block_exclusive_scan(T v, Op op, T identity, T& block_total,
-                                                  BlockScratch<T, kBlockThreads>& scratch) {
+__device__ __forceinline__ T block_exclusive_scan(T v, Op op, T identity, T &block_total,
+                                                  BlockScratch<T, kBlockThreads> &scratch) {
   T warp_total;
   T exclusive = warp_exclusive_scan(v, op, identity, warp_total);
   T prefix = detail::block_warp_prefix(warp_total, 0, op, identity, block_total, scratch);
@@ -159,10 +159,9 @@ __device__ __forceinline__ T block_exclusive_scan(T v, Op op, T identity, T& blo
 // `partials` needs gridDim.x slots of a scalar type T. `arrivals` must be 0 before the first
 // launch; the last block sets it back to 0, so consecutive launches in one stream can share it.
 template <int kBlockThreads, class T, class Op>
-__device__ __forceinline__ bool grid_reduce_last_block(T block_value, Op op, T identity,
-                                                       T* partials, unsigned int* arrivals,
-                                                       T& total,
-                                                       BlockScratch<T, kBlockThreads>& scratch) {
+__device__ __forceinline__ bool
+grid_reduce_last_block(T block_value, Op op, T identity, T *partials, unsigned int *arrivals,
+                       T &total, BlockScratch<T, kBlockThreads> &scratch) {
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = block_value;
@@ -176,7 +175,7 @@ __device__ __forceinline__ bool grid_reduce_last_block(T block_value, Op op, T i
   // volatile: bypass the non-coherent L1, which may still hold a previous launch's partials.
   // The loads are issued kLoads at a time before any is used: one latency per batch.
   constexpr int kLoads = 4;
-  const volatile T* published = partials;
+  const volatile T *published = partials;
   T v = identity;
   for (unsigned int base = threadIdx.x; base < gridDim.x; base += kLoads * kBlockThreads) {
     T loaded[kLoads];

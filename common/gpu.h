@@ -172,9 +172,7 @@ __device__ __forceinline__ int lane_mask_highest(lane_mask_t m) {
   return m ? 63 - __clzll(static_cast<long long>(m)) : -1;
 }
 // Lanes strictly below the calling lane.
-__device__ __forceinline__ lane_mask_t lane_mask_lt() {
-  return (lane_mask_t{1} << lane_id()) - 1;
-}
+__device__ __forceinline__ lane_mask_t lane_mask_lt() { return (lane_mask_t{1} << lane_id()) - 1; }
 
 // ---------------------------------------------------------------------------------------------
 // Integer min-plus helpers (APSP inner loops).
@@ -218,15 +216,15 @@ __device__ __forceinline__ void gpu_sleep_hint() {
 // Device-scope acquire load / release store of a 64-bit word, for flag-and-value protocols
 // between blocks (decoupled look-back). Release orders every earlier write of the calling thread
 // before the store; acquire orders every later read after the load.
-__device__ __forceinline__ std::uint64_t gpu_load_acquire(const std::uint64_t* p) {
+__device__ __forceinline__ std::uint64_t gpu_load_acquire(const std::uint64_t *p) {
 #if KIT_CUDA
-  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*const_cast<std::uint64_t*>(p));
+  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*const_cast<std::uint64_t *>(p));
   return ref.load(cuda::memory_order_acquire);
 #else
   return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
 #endif
 }
-__device__ __forceinline__ void gpu_store_release(std::uint64_t* p, std::uint64_t v) {
+__device__ __forceinline__ void gpu_store_release(std::uint64_t *p, std::uint64_t v) {
 #if KIT_CUDA
   cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*p);
   ref.store(v, cuda::memory_order_release);
@@ -235,9 +233,9 @@ __device__ __forceinline__ void gpu_store_release(std::uint64_t* p, std::uint64_
 #endif
 }
 // Relaxed device-scope load: observes other blocks' stores without ordering anything else.
-__device__ __forceinline__ std::uint64_t gpu_load_relaxed(const std::uint64_t* p) {
+__device__ __forceinline__ std::uint64_t gpu_load_relaxed(const std::uint64_t *p) {
 #if KIT_CUDA
-  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*const_cast<std::uint64_t*>(p));
+  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*const_cast<std::uint64_t *>(p));
   return ref.load(cuda::memory_order_relaxed);
 #else
   return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
@@ -245,7 +243,7 @@ __device__ __forceinline__ std::uint64_t gpu_load_relaxed(const std::uint64_t* p
 }
 // Relaxed device-scope store: a single-copy-atomic 64-bit write with no fence. Enough when the
 // word carries all the information a reader needs (a packed {status, value} scan tile state).
-__device__ __forceinline__ void gpu_store_relaxed(std::uint64_t* p, std::uint64_t v) {
+__device__ __forceinline__ void gpu_store_relaxed(std::uint64_t *p, std::uint64_t v) {
 #if KIT_CUDA
   cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*p);
   ref.store(v, cuda::memory_order_relaxed);
@@ -262,28 +260,28 @@ __device__ __forceinline__ void gpu_store_relaxed(std::uint64_t* p, std::uint64_
 namespace gpu {
 
 #if KIT_CUDA
-constexpr const char* kRuntimeName = "CUDA";
+constexpr const char *kRuntimeName = "CUDA";
 #else
-constexpr const char* kRuntimeName = "HIP";
+constexpr const char *kRuntimeName = "HIP";
 #endif
 
 // Exit status of a program stopped by a GPU runtime error (bad input uses 2).
 constexpr int kGpuFailureExitCode = 3;
 
-[[noreturn]] inline void fail(cudaError_t err, const char* call, const char* file, int line) {
+[[noreturn]] inline void fail(cudaError_t err, const char *call, const char *file, int line) {
   std::fprintf(stderr, "%s error: %s failed at %s:%d: %s (%s)\n", kRuntimeName, call, file, line,
                cudaGetErrorString(err), cudaGetErrorName(err));
   std::exit(kGpuFailureExitCode);
 }
 
-inline void check(cudaError_t err, const char* call, const char* file, int line) {
+inline void check(cudaError_t err, const char *call, const char *file, int line) {
   if (err != cudaSuccess)
     fail(err, call, file, line);
 }
 
 // True when a GPU can be used; otherwise `why` receives the runtime's reason (no device, no
 // driver, ...). Used by tests to SKIP and by programs to choose a path.
-inline bool device_available(const char** why = nullptr) {
+inline bool device_available(const char **why = nullptr) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {

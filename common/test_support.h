@@ -16,8 +16,8 @@ namespace kit::test {
 constexpr int kSkipExitCode = 77;
 
 // Exits with the skip code, and says why, when no GPU can be used.
-inline void skip_without_gpu(const char* test_name) {
-  const char* why = nullptr;
+inline void skip_without_gpu(const char *test_name) {
+  const char *why = nullptr;
   if (!kit::gpu::device_available(&why)) {
     std::printf("SKIP %s: no usable GPU (%s)\n", test_name, why ? why : "unknown reason");
     std::exit(kSkipExitCode);
@@ -32,15 +32,15 @@ public:
     GPU_CHECK(cudaMalloc(&ptr_, bytes() ? bytes() : 1));
     poison();
   }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
   ~DeviceBuffer() { (void)cudaFree(ptr_); }
 
-  T* get() const { return ptr_; }
+  T *get() const { return ptr_; }
   size_t size() const { return count_; }
   size_t bytes() const { return count_ * sizeof(T); }
   void poison() { GPU_CHECK(cudaMemset(ptr_, 0xA5, bytes())); }
-  void upload(const std::vector<T>& host) {
+  void upload(const std::vector<T> &host) {
     GPU_CHECK(cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
   }
   std::vector<T> download() const {
@@ -50,7 +50,7 @@ public:
   }
 
 private:
-  T* ptr_ = nullptr;
+  T *ptr_ = nullptr;
   size_t count_;
 };
 
@@ -58,7 +58,7 @@ private:
 class Checker {
 public:
   template <class T>
-  void expect_equal(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
+  void expect_equal(const std::vector<T> &got, const std::vector<T> &want, const char *what) {
     ++checks_;
     for (size_t i = 0; i < want.size(); ++i) {
       if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) {
@@ -70,20 +70,20 @@ public:
       }
     }
   }
-  void expect(bool ok, const char* what) {
+  void expect(bool ok, const char *what) {
     ++checks_;
     if (!ok) {
       std::printf("FAIL %s\n", what);
       ++failures_;
     }
   }
-  int finish(const char* test_name) const {
+  int finish(const char *test_name) const {
     std::printf("%s: %d checks, %d failed\n", test_name, checks_, failures_);
     return failures_ == 0 ? 0 : 1;
   }
 
 private:
-  template <class T> static std::string to_text(const T& v) {
+  template <class T> static std::string to_text(const T &v) {
     if constexpr (std::is_floating_point_v<T>)
       return std::to_string(static_cast<double>(v));
     else

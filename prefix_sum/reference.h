@@ -4,4 +4,4 @@
 
 #include <cstddef>
 
-void prefix_sum_reference(const int* input, int* output, std::size_t n);
+void prefix_sum_reference(const int *input, int *output, std::size_t n);

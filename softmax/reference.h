@@ -3,4 +3,4 @@
 
 #include <cstddef>
 
-void softmax_reference(const float* input, float* output, std::size_t n);
+void softmax_reference(const float *input, float *output, std::size_t n);

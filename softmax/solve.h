@@ -2,4 +2,4 @@
 // reference (solve_cpu.cpp), the GPU backends with the kernel (kernel.cu).
 #pragma once
 
-extern "C" void solve(const float* input, float* output, int N);
+extern "C" void solve(const float *input, float *output, int N);

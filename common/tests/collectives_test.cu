@@ -20,13 +20,12 @@ enum Output {
   kExclusiveTotal, // block_total reported by block_exclusive_scan
   kOutputs
 };
-const char* const kOutputNames[kOutputs] = {
-    "warp_reduce",          "warp_inclusive_scan",  "warp_exclusive_scan",
-    "block_reduce",         "block_inclusive_scan", "block_exclusive_scan",
-    "inclusive scan total", "exclusive scan total"};
+const char *const kOutputNames[kOutputs] = {
+    "warp_reduce",          "warp_inclusive_scan",  "warp_exclusive_scan",  "block_reduce",
+    "block_inclusive_scan", "block_exclusive_scan", "inclusive scan total", "exclusive scan total"};
 
 template <int kBlock, class T, class Op>
-__global__ void collectives_kernel(const T* in, size_t n, T identity, T* out) {
+__global__ void collectives_kernel(const T *in, size_t n, T identity, T *out) {
   __shared__ kit::BlockScratch<T, kBlock> scratch;
   const size_t i = static_cast<size_t>(blockIdx.x) * kBlock + threadIdx.x;
   const size_t total = static_cast<size_t>(gridDim.x) * kBlock;
@@ -48,8 +47,8 @@ __global__ void collectives_kernel(const T* in, size_t n, T identity, T* out) {
 
 // CPU model: segments of `segment` threads, scanned in thread order.
 template <class T, class Op>
-void model_segments(const std::vector<T>& v, size_t segment, T identity, T* reduce, T* inclusive,
-                    T* exclusive) {
+void model_segments(const std::vector<T> &v, size_t segment, T identity, T *reduce, T *inclusive,
+                    T *exclusive) {
   const Op op;
   for (size_t start = 0; start < v.size(); start += segment) {
     T acc = identity;
@@ -64,12 +63,12 @@ void model_segments(const std::vector<T>& v, size_t segment, T identity, T* redu
 }
 
 template <int kBlock, class T, class Op>
-void check_case(kit::test::Checker& check, std::mt19937_64& rng, int warp, size_t n, T identity,
-                T lo, T hi, const char* type_name) {
+void check_case(kit::test::Checker &check, std::mt19937_64 &rng, int warp, size_t n, T identity,
+                T lo, T hi, const char *type_name) {
   const unsigned blocks = static_cast<unsigned>((n + kBlock - 1) / kBlock);
   const size_t total = static_cast<size_t>(blocks) * kBlock;
   std::vector<T> input(n);
-  for (auto& x : input) {
+  for (auto &x : input) {
     if constexpr (std::is_floating_point_v<T>)
       x = std::uniform_real_distribution<T>(lo, hi)(rng);
     else
@@ -103,27 +102,21 @@ void check_case(kit::test::Checker& check, std::mt19937_64& rng, int warp, size_
 }
 
 template <int kBlock>
-void check_block_size(kit::test::Checker& check, std::mt19937_64& rng, int warp) {
+void check_block_size(kit::test::Checker &check, std::mt19937_64 &rng, int warp) {
   // Ragged sizes: a lone element, part of a warp, one warp +- 1, full blocks minus one, several
   // blocks with a tail.
-  const size_t sizes[] = {1,
-                          static_cast<size_t>(warp) - 1,
-                          static_cast<size_t>(warp) + 1,
-                          kBlock - 1,
-                          kBlock,
-                          7 * static_cast<size_t>(kBlock) + 13};
+  const size_t sizes[] = {
+      1,      static_cast<size_t>(warp) - 1,       static_cast<size_t>(warp) + 1, kBlock - 1,
+      kBlock, 7 * static_cast<size_t>(kBlock) + 13};
   for (size_t n : sizes) {
     check_case<kBlock, int, kit::Plus>(check, rng, warp, n, 0, -1000, 1000, "int,plus");
-    check_case<kBlock, std::uint64_t, kit::Plus>(check, rng, warp, n, 0, 0, ~0ull >> 8,
-                                                 "u64,plus");
+    check_case<kBlock, std::uint64_t, kit::Plus>(check, rng, warp, n, 0, 0, ~0ull >> 8, "u64,plus");
     check_case<kBlock, int, kit::Min>(check, rng, warp, n, std::numeric_limits<int>::max(),
                                       -1000000, 1000000, "int,min");
-    check_case<kBlock, float, kit::Max>(check, rng, warp, n,
-                                        -std::numeric_limits<float>::infinity(), -50.f, 50.f,
-                                        "float,max");
-    check_case<kBlock, double, kit::Max>(check, rng, warp, n,
-                                         -std::numeric_limits<double>::infinity(), -1e300, 1e300,
-                                         "double,max");
+    check_case<kBlock, float, kit::Max>(
+        check, rng, warp, n, -std::numeric_limits<float>::infinity(), -50.f, 50.f, "float,max");
+    check_case<kBlock, double, kit::Max>(
+        check, rng, warp, n, -std::numeric_limits<double>::infinity(), -1e300, 1e300, "double,max");
   }
 }
 

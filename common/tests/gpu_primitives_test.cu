@@ -12,18 +12,33 @@ namespace {
 constexpr int kUpDelta = 3, kDownDelta = 5, kXorMask = 6;
 constexpr int kInf = (1 << 30) - 1;
 
-enum Field { kLane, kWarp, kUp, kDown, kXor, kIdx, kBallotLo, kBallotHi, kPopcount, kHighest,
-             kRank, kAddMin, kMin3, kFields };
-const char* const kFieldNames[kFields] = {"lane_id",  "warp_id",        "warp_shfl_up",
-                                          "warp_shfl_down", "warp_shfl_xor", "warp_shfl",
-                                          "ballot low word", "ballot high word",
-                                          "lane_mask_popcount", "lane_mask_highest",
-                                          "lane_mask_lt rank", "gpu_add_min", "gpu_min3"};
+enum Field {
+  kLane,
+  kWarp,
+  kUp,
+  kDown,
+  kXor,
+  kIdx,
+  kBallotLo,
+  kBallotHi,
+  kPopcount,
+  kHighest,
+  kRank,
+  kAddMin,
+  kMin3,
+  kFields
+};
+const char *const kFieldNames[kFields] = {
+    "lane_id",           "warp_id",           "warp_shfl_up",
+    "warp_shfl_down",    "warp_shfl_xor",     "warp_shfl",
+    "ballot low word",   "ballot high word",  "lane_mask_popcount",
+    "lane_mask_highest", "lane_mask_lt rank", "gpu_add_min",
+    "gpu_min3"};
 
-__global__ void warp_size_kernel(int* out) { *out = KIT_WARP_SIZE; }
+__global__ void warp_size_kernel(int *out) { *out = KIT_WARP_SIZE; }
 
-__global__ void primitives_kernel(const int* in, const int* a, const int* b, const int* c,
-                                  int* out, size_t total) {
+__global__ void primitives_kernel(const int *in, const int *a, const int *b, const int *c, int *out,
+                                  size_t total) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int v = in[i];
   const int lane = kit::lane_id();
@@ -45,7 +60,7 @@ __global__ void primitives_kernel(const int* in, const int* a, const int* b, con
 
 // Block 1 waits for block 0's flag with acquire loads and the back-off hint, then reads the
 // payload block 0 wrote before its release store. Any stale read shows up as a wrong payload.
-__global__ void message_passing_kernel(std::uint64_t* flag, int* payload, int* seen, int n) {
+__global__ void message_passing_kernel(std::uint64_t *flag, int *payload, int *seen, int n) {
   if (blockIdx.x == 0) {
     for (int j = threadIdx.x; j < n; j += blockDim.x)
       payload[j] = 3 * j + 1;
@@ -65,8 +80,8 @@ __global__ void message_passing_kernel(std::uint64_t* flag, int* payload, int* s
   }
 }
 
-void model(const std::vector<int>& in, const std::vector<int>& a, const std::vector<int>& b,
-           const std::vector<int>& c, int warp, std::vector<int>& want) {
+void model(const std::vector<int> &in, const std::vector<int> &a, const std::vector<int> &b,
+           const std::vector<int> &c, int warp, std::vector<int> &want) {
   const size_t total = in.size();
   for (size_t base = 0; base < total; base += warp) {
     std::uint64_t mask = 0;
@@ -138,8 +153,7 @@ int main() {
       char what[96];
       std::snprintf(what, sizeof what, "%s (block %d)", kFieldNames[f], block);
       check.expect_equal(std::vector<int>(got.begin() + f * total, got.begin() + (f + 1) * total),
-                         std::vector<int>(want.begin() + f * total,
-                                          want.begin() + (f + 1) * total),
+                         std::vector<int>(want.begin() + f * total, want.begin() + (f + 1) * total),
                          what);
     }
   }
@@ -149,8 +163,7 @@ int main() {
     kit::test::DeviceBuffer<std::uint64_t> d_flag(1);
     kit::test::DeviceBuffer<int> d_payload(payload_size), d_seen(payload_size + 1);
     GPU_CHECK(cudaMemset(d_flag.get(), 0, sizeof(std::uint64_t)));
-    message_passing_kernel<<<2, 256>>>(d_flag.get(), d_payload.get(), d_seen.get(),
-                                       payload_size);
+    message_passing_kernel<<<2, 256>>>(d_flag.get(), d_payload.get(), d_seen.get(), payload_size);
     GPU_CHECK_LAUNCH("message_passing_kernel");
     std::vector<int> want(payload_size + 1);
     for (int j = 0; j < payload_size; ++j)
