@@ -19,7 +19,7 @@ inline char *format_int32(char *out, int value) {
 // The reference formatting of a float: `std::ostream << float` with the default format is the
 // float promoted to double and printed like printf("%g") with 6 significant digits (0.0318259,
 // 4.9801e-05, 1). std::to_chars with an explicit precision is specified to match printf exactly,
-// ties and denormals included. About 5x slower than format_float_g6 below, which falls back to it.
+// ties and denormals included. About 3x slower than format_float_g6 below, which falls back to it.
 inline char *format_float_g6_exact(char *out, float value) {
   return std::to_chars(out, out + kMaxFloatChars + 1, static_cast<double>(value),
                        std::chars_format::general, 6)
