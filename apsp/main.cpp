@@ -14,7 +14,7 @@
 
 // GPU builds answer graphs with V <= this on the CPU, without starting the GPU runtime
 // (README "Small inputs").
-constexpr std::uint64_t kSmallInputMaxVertices = 640;
+constexpr std::uint64_t kSmallInputMaxVertices = 1024;
 
 int main(int argc, char **argv) {
   return kit::io::run_contest_program(argc, argv, [](kit::io::MappedFile &file) {
