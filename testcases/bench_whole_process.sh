@@ -4,26 +4,35 @@
 # solve), timed like the grader times them: `./program input > file`, wall clock of the whole
 # process, plus its peak RSS. Both outputs are checked against gen's expected output with verify.
 #
-#   testcases/bench_whole_process.sh BUILD_DIR WORK_DIR [quick]
+#   testcases/bench_whole_process.sh BUILD_DIR WORK_DIR [quick|full] [PROBLEM...]
 #
 # BUILD_DIR: a configured build tree (any backend); the programs, gen, verify, run_timed and the
 # <problem>_skeleton targets are built there. WORK_DIR: scratch space for the generated cases
-# (several GB at N = 1e8; each case is deleted after use). "quick" keeps N <= 1e6 and V <= 4000.
+# (several GB at N = 1e8; each case is deleted after use). "quick" keeps N <= 1e6 and V <= 4000;
+# "full" (the default) runs every case. PROBLEM... limits the run to those problems.
 # Prints a Markdown table: median wall time and peak RSS of each program, and skeleton / kit.
 set -euo pipefail
 
-if [[ $# -lt 2 || $# -gt 3 || ( $# -eq 3 && "$3" != quick ) ]]; then
-  echo "Usage: $0 BUILD_DIR WORK_DIR [quick]" >&2
+usage() {
+  echo "Usage: $0 BUILD_DIR WORK_DIR [quick|full] [prefix_sum|softmax|apsp ...]" >&2
   exit 1
-fi
+}
+[[ $# -ge 2 ]] || usage
 build=$(cd "$1" && pwd)
 mkdir -p "$2"
 work=$(cd "$2" && pwd)
-quick=${3:-}
+quick=${3:-full}
+[[ $quick == quick || $quick == full ]] || usage
+selected=("${@:4}")
+[[ ${#selected[@]} -gt 0 ]] || selected=(prefix_sum softmax apsp)
+for problem in "${selected[@]}"; do
+  [[ $problem =~ ^(prefix_sum|softmax|apsp)$ ]] || usage
+done
+wanted() { [[ " ${selected[*]} " == *" $1 "* ]]; }
 bin=$build/bin
 
 targets=(gen verify run_timed)
-for problem in prefix_sum softmax apsp; do
+for problem in "${selected[@]}"; do
   if grep -q "^$problem 1$" "$build/kit_programs.txt" 2>/dev/null; then
     targets+=("$problem" "${problem}_skeleton")
   fi
@@ -43,10 +52,13 @@ echo "| problem | case | kit wall (s) | kit peak RSS (MiB) | skeleton wall (s) |
 echo "|---|---|---:|---:|---:|---:|---:|"
 
 # Runs `program input` `repeats` times with stdout to $work/<tag>.got; prints "median_wall max_rss".
+# Each run starts after `sync`, so that the writeback of the generated case or of the previous
+# run's output (up to a few GB at N = 1e8) does not throttle its writes.
 measure() {
   local tag=$1 program=$2 input=$3 repeats=$4
   local walls=() rss=0
   for ((i = 0; i < repeats; ++i)); do
+    sync # start from clean page cache state: no writeback of earlier files during the run
     read -r wall kib status < <("$bin/run_timed" "$work/$tag.got" "$program" "$input")
     if [[ $status -ne 0 ]]; then
       echo "$program $input exited with $status" >&2
@@ -64,7 +76,7 @@ measure() {
 run_case() {
   local problem=$1 mode=$2 label=$3 repeats=$4
   shift 4
-  [[ -x $bin/$problem ]] || return 0
+  wanted "$problem" && [[ -x $bin/$problem ]] || return 0
   "$bin/gen" "$problem" "$@" "$work/case" >/dev/null
   local kit_result skeleton_result
   kit_result=$(measure kit "$bin/$problem" "$work/case.in" "$repeats")
