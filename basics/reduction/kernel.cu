@@ -69,7 +69,9 @@ __device__ __forceinline__ double block_sum_in_warp0(double v, double *warp_sums
 }
 
 // Block 0, warp 0: the sum of the words published by blocks 1 .. gridDim.x - 1, each lane taking
-// every warp-size-th block in order; every word read is reset for the next launch.
+// every warp-size-th block in order; every word read is reset for the next launch. Block 0 starts
+// polling long before most blocks publish, so each round reloads ALL of a lane's still-missing
+// words at once: after the last word is published, it is seen within one round.
 __device__ __forceinline__ double collect_published() {
   double total = 0;
   for (unsigned base = 1 + kit::lane_id(); base < gridDim.x; base += kPollLoads * KIT_WARP_SIZE) {
@@ -79,16 +81,23 @@ __device__ __forceinline__ double collect_published() {
       const unsigned b = base + k * KIT_WARP_SIZE;
       word[k] = b < gridDim.x ? kit::gpu_load_relaxed(&g_published[b]) : encode(0.0);
     }
+    for (;;) {
+      bool missing = false;
+#pragma unroll
+      for (int k = 0; k < kPollLoads; ++k)
+        missing |= word[k] == 0;
+      if (!missing)
+        break;
+      kit::gpu_sleep_hint();
+#pragma unroll
+      for (int k = 0; k < kPollLoads; ++k)
+        if (word[k] == 0)
+          word[k] = kit::gpu_load_relaxed(&g_published[base + k * KIT_WARP_SIZE]);
+    }
 #pragma unroll
     for (int k = 0; k < kPollLoads; ++k) {
-      const unsigned b = base + k * KIT_WARP_SIZE;
-      if (b < gridDim.x) {
-        while (word[k] == 0) {
-          kit::gpu_sleep_hint();
-          word[k] = kit::gpu_load_relaxed(&g_published[b]);
-        }
-        kit::gpu_store_relaxed(&g_published[b], 0);
-      }
+      if (base + k * KIT_WARP_SIZE < gridDim.x)
+        kit::gpu_store_relaxed(&g_published[base + k * KIT_WARP_SIZE], 0);
       total += decode(word[k]);
     }
   }

@@ -14,13 +14,17 @@
 //            (the arrival counter as one acquire-release atomic, no separate fences; CUDA only),
 //            poll (the highest-numbered block waits for every other block's partial, published
 //            as one relaxed 64-bit store, and combines them in block order; poll-sleep: the
-//            same with kit::gpu_sleep_hint between polls), collect (the committed kernel.cu:
-//            a one-barrier block sum, one relaxed store per block, block 0's first warp polls
-//            every other block's word, all of a lane's words loaded at once).
+//            same with kit::gpu_sleep_hint between polls).
+// The first row is the committed kernel itself (../kernel.cu is compiled into this file and its
+// solve called, 256 x 8: block 0 collects the other blocks' published sums).
 // Every variant's result is compared with the float64 sum of the input (and the double variants
 // also on shuffled cancelling pairs, exact sum 0).
 //
 // Build and run (CUDA; see run.sh): nvcc -std=c++17 -O3 -arch=sm_90 -I common -I basics ...
+#include "reduction/solve.h"
+
+#include "reduction/kernel.cu" // the committed solve, timed as the first row
+
 #include "collectives.h"
 #include "gpu.h"
 
@@ -36,25 +40,18 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace variants {
 
 using kit::basics::Timer;
 using kit::basics::Timing;
 
 enum class Mode { kReadOnly, kDouble, kFloat4 };
-enum class Combine { kNone, kLast, kLastWarp, kAcqRel, kPoll, kPollSleep, kCollect };
+enum class Combine { kNone, kLast, kLastWarp, kAcqRel, kPoll, kPollSleep };
 
 constexpr int kMaxBlocks = 4096;
 // A slot holds bits(partial) ^ kEmpty, so zero-initialised memory reads as "not yet published";
 // kEmpty is a signalling NaN, which no arithmetic produces.
 constexpr std::uint64_t kEmpty = 0x7FF0000000000001ull;
-
-__device__ __forceinline__ std::uint64_t encode(double sum) {
-  return static_cast<std::uint64_t>(__double_as_longlong(sum)) ^ kEmpty;
-}
-__device__ __forceinline__ double decode(std::uint64_t word) {
-  return __longlong_as_double(static_cast<long long>(word ^ kEmpty));
-}
 
 __device__ double g_partials[kMaxBlocks];
 __device__ std::uint64_t g_slots[kMaxBlocks];
@@ -122,19 +119,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   if constexpr (M == Mode::kReadOnly)
     sum = static_cast<double>(bits & 1u);
-  double block_sum;
-  if constexpr (C == Combine::kCollect) {
-    // As in kernel.cu: one barrier, the sum valid in warp 0 only.
-    constexpr int kWarps = kThreads / KIT_WARP_SIZE;
-    double w = kit::warp_reduce(sum, kit::Plus());
-    if (kit::lane_id() == 0)
-      scratch.warp_values[kit::warp_id()] = w;
-    __syncthreads();
-    block_sum = kit::lane_id() < kWarps ? scratch.warp_values[kit::lane_id()] : 0.0;
-    block_sum = kit::warp_reduce(block_sum, kit::Plus());
-  } else {
-    block_sum = kit::block_reduce<kThreads>(sum, kit::Plus(), 0.0, scratch);
-  }
+  const double block_sum = kit::block_reduce<kThreads>(sum, kit::Plus(), 0.0, scratch);
 
   if constexpr (C == Combine::kNone) {
     if (threadIdx.x == 0) {
@@ -185,40 +170,6 @@ __global__ void __launch_bounds__(kThreads)
       *out = static_cast<float>(t);
       g_arrivals = 0;
     }
-  } else if constexpr (C == Combine::kCollect) {
-    // The committed kernel's combine (block_sum is valid in warp 0).
-    if (kit::warp_id() != 0)
-      return;
-    if (blockIdx.x != 0) {
-      if (kit::lane_id() == 0)
-        kit::gpu_store_relaxed(&g_slots[blockIdx.x], encode(block_sum));
-      return;
-    }
-    double t = 0;
-    constexpr int kPollLoads = 16;
-    for (unsigned base = 1 + kit::lane_id(); base < gridDim.x; base += kPollLoads * KIT_WARP_SIZE) {
-      std::uint64_t word[kPollLoads];
-#pragma unroll
-      for (int k = 0; k < kPollLoads; ++k) {
-        const unsigned b = base + k * KIT_WARP_SIZE;
-        word[k] = b < gridDim.x ? kit::gpu_load_relaxed(&g_slots[b]) : encode(0.0);
-      }
-#pragma unroll
-      for (int k = 0; k < kPollLoads; ++k) {
-        const unsigned b = base + k * KIT_WARP_SIZE;
-        if (b < gridDim.x) {
-          while (word[k] == 0) {
-            kit::gpu_sleep_hint();
-            word[k] = kit::gpu_load_relaxed(&g_slots[b]);
-          }
-          kit::gpu_store_relaxed(&g_slots[b], 0);
-        }
-        t += decode(word[k]);
-      }
-    }
-    t = kit::warp_reduce(t, kit::Plus());
-    if (kit::lane_id() == 0)
-      *out = static_cast<float>(block_sum + t);
   } else { // kPoll, kPollSleep
     const unsigned combiner = gridDim.x - 1;
     if (blockIdx.x != combiner) {
@@ -271,8 +222,6 @@ const char *combine_name(Combine c) {
     return "acq-rel";
   case Combine::kPoll:
     return "poll";
-  case Combine::kCollect:
-    return "collect";
   default:
     return "poll-sleep";
   }
@@ -326,12 +275,12 @@ void run_shape(Timer &timer, const Data &d, std::vector<Result> &results) {
   run_variant<kThreads, kUnroll, Mode::kDouble, Combine::kPoll>(timer, d, results);
   run_variant<kThreads, kUnroll, Mode::kDouble, Combine::kPollSleep>(timer, d, results);
   run_variant<kThreads, kUnroll, Mode::kFloat4, Combine::kPoll>(timer, d, results);
-  run_variant<kThreads, kUnroll, Mode::kDouble, Combine::kCollect>(timer, d, results);
 }
 
-} // namespace
+} // namespace variants
 
 int main() {
+  using namespace variants;
   constexpr std::size_t n = 4194304;
   std::mt19937 rng(12345);
   std::vector<float> judge(n), cancelling(n);
@@ -374,6 +323,16 @@ int main() {
 
   Data d{d_judge, d_cancel, n, judge_sum, d_out};
   std::vector<Result> results;
+  {
+    const auto call = [](const float *in, std::size_t count, float *out) {
+      solve(in, out, static_cast<int>(count));
+    };
+    const float got = launch_and_read(call, d.judge, n, d.out);
+    const float cancel = launch_and_read(call, d.cancelling, n, d.out);
+    const Timing t = timer.measure([&] { solve(d.judge, d.out, static_cast<int>(n)); }, 3, 50);
+    results.push_back({"256 x 8 | double | collect (kernel.cu)", t.median_ms,
+                       std::fabs(got - judge_sum), std::fabs(cancel)});
+  }
   run_shape<256, 4>(timer, d, results);
   run_shape<256, 8>(timer, d, results);
   run_shape<256, 16>(timer, d, results);
