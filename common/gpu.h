@@ -213,6 +213,27 @@ __device__ __forceinline__ void gpu_sleep_hint() {
 #endif
 }
 
+// Copies 16 bytes from global to shared memory without passing them through registers, so that a
+// thread can keep many copies in flight while its registers hold other data (softmax's on-chip
+// method). On sm_80+ it is cp.async with the L2-only (.cg) policy; gfx908 has no asynchronous
+// global-to-LDS copy, so there it is a plain load and store. Both addresses must be 16-byte
+// aligned. The calling thread may read the data after gpu_async_copy_wait_all(); other threads of
+// the block after that and a __syncthreads().
+__device__ __forceinline__ void gpu_async_copy_16(void *shared_dst, const void *global_src) {
+#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(global_src) : "memory");
+#else
+  *static_cast<float4 *>(shared_dst) = *static_cast<const float4 *>(global_src);
+#endif
+}
+// Waits for every gpu_async_copy_16 the calling thread has issued.
+__device__ __forceinline__ void gpu_async_copy_wait_all() {
+#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
+
 // Device-scope acquire load / release store of a 64-bit word, for flag-and-value protocols
 // between blocks (decoupled look-back). Release orders every earlier write of the calling thread
 // before the store; acquire orders every later read after the load.

@@ -10,6 +10,7 @@
 // of 31 (15 at N >= 5e7). Input: U(-50, 50) with 3 decimals, as in the contest samples.
 #include "collectives.h"
 #include "kernel.h"
+#include "kernel_passes.h"
 #include "reference.h"
 #include "solve.h"
 
@@ -106,6 +107,18 @@ struct Baseline {
 };
 
 // ------------------------------------------------------------------------------------------
+// Floors: what a launch and a grid barrier cost with nothing else in the kernel.
+// ------------------------------------------------------------------------------------------
+
+__global__ void empty_kernel() {}
+
+template <class Barrier>
+__global__ void barrier_only_kernel(softmax_gpu::detail::Control *control) {
+  Barrier barrier(control);
+  barrier.wait();
+}
+
+// ------------------------------------------------------------------------------------------
 // Timing and checking
 // ------------------------------------------------------------------------------------------
 
@@ -169,7 +182,7 @@ std::vector<float> contest_input(std::size_t n, std::mt19937_64 &rng) {
 [[noreturn]] void usage(const char *what) {
   std::fprintf(stderr,
                "bench_softmax: %s\nusage: bench_softmax [--sizes N,N,...] [--torch FILE] "
-               "[--solve-sizes N,N,...]\n",
+               "[--solve-sizes N,N,...] [--variants 0|1]\n",
                what);
   std::exit(2);
 }
@@ -203,7 +216,7 @@ std::map<std::size_t, double> read_torch(const char *path) {
 struct Row {
   std::string name;
   double ms;
-  double bytes_per_element; // 12 for softmax, 8 for the copy
+  double bytes_per_element; // 12 for softmax, 8 for the copy, 0 for a floor (time only)
   std::string check;
 };
 
@@ -211,7 +224,11 @@ void print_rows(std::size_t n, const std::vector<Row> &rows, double copy_gbs, do
                 double torch_ms) {
   for (const Row &r : rows) {
     const double gbs = r.bytes_per_element * static_cast<double>(n) / (r.ms * 1e6);
-    std::printf("%11zu  %-16s %9.4f %9.1f %7.1f%%", n, r.name.c_str(), r.ms, gbs,
+    if (r.bytes_per_element == 0) { // a floor: time only
+      std::printf("%11zu  %-28s %9.4f\n", n, r.name.c_str(), r.ms);
+      continue;
+    }
+    std::printf("%11zu  %-28s %9.4f %9.1f %7.1f%%", n, r.name.c_str(), r.ms, gbs,
                 100.0 * gbs / copy_gbs);
     if (r.bytes_per_element == 12)
       std::printf(" %8.2fx", baseline_ms / r.ms);
@@ -235,6 +252,7 @@ int main(int argc, char **argv) {
   std::vector<std::size_t> sizes = {500000, 1000000, 10000000, 100000000};
   std::vector<std::size_t> solve_sizes = {10000000, 100000000};
   std::map<std::size_t, double> torch_ms;
+  bool variants = false; // on-chip tuning alternatives as extra rows
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (i + 1 >= argc)
@@ -245,6 +263,8 @@ int main(int argc, char **argv) {
       solve_sizes = parse_sizes(argv[++i]);
     else if (arg == "--torch")
       torch_ms = read_torch(argv[++i]);
+    else if (arg == "--variants")
+      variants = std::string(argv[++i]) != "0";
     else
       usage(("unknown option " + arg).c_str());
   }
@@ -256,9 +276,45 @@ int main(int argc, char **argv) {
   softmax_gpu::Engine engine;
   Baseline baseline;
   Timer timer;
-  std::printf("device %s: %d SMs, L2 %d MB, warp %d; resident capacity %zu elements\n", prop.name,
-              prop.multiProcessorCount, prop.l2CacheSize >> 20, kit::gpu::device_warp_size(),
-              engine.resident_capacity());
+  std::printf("device %s: %d SMs, L2 %d MB, warp %d; resident capacity %zu elements; on-chip "
+              "capacity %zu elements (grid %u, %zu B shared memory per block)\n",
+              prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20,
+              kit::gpu::device_warp_size(), engine.resident_capacity(), engine.onchip_capacity(),
+              engine.grid(Method::kOnChip, engine.onchip_capacity()), engine.onchip_shared_bytes());
+
+  // Floors, timed like everything else (events, L2 flushed before each call): an empty kernel,
+  // and kernels that only cross a grid barrier (the one the kernels use, and the epoch barrier
+  // it replaced) on several grid sizes.
+  softmax_gpu::detail::Control *floor_control = nullptr;
+  GPU_CHECK(cudaMalloc(&floor_control, sizeof(softmax_gpu::detail::Control)));
+  GPU_CHECK(cudaMemset(floor_control, 0, sizeof(softmax_gpu::detail::Control)));
+  auto barrier_ms = [&](unsigned grid, bool epoch) {
+    return timer.median_ms(
+        [&] {
+          if (epoch)
+            barrier_only_kernel<softmax_gpu::detail::EpochBarrier>
+                <<<grid, softmax_gpu::detail::kBlockThreads>>>(floor_control);
+          else
+            barrier_only_kernel<softmax_gpu::detail::GridBarrier>
+                <<<grid, softmax_gpu::detail::kBlockThreads>>>(floor_control);
+          GPU_CHECK_LAUNCH("barrier_only_kernel");
+        },
+        31);
+  };
+  const double launch_floor_ms = timer.median_ms(
+      [&] {
+        empty_kernel<<<1, softmax_gpu::detail::kBlockThreads>>>();
+        GPU_CHECK_LAUNCH("empty_kernel");
+      },
+      31);
+  std::printf("launch floor (empty kernel, 1 block): %.4f ms\n", launch_floor_ms);
+  std::printf("barrier-only kernel, ms by grid:");
+  const unsigned full_grid = engine.grid(Method::kOnChip, engine.onchip_capacity());
+  const unsigned resident_full = engine.grid(Method::kResident, engine.resident_capacity());
+  for (unsigned grid : {1u, 8u, 33u, full_grid / 2, full_grid, resident_full})
+    std::printf("  g=%u %.4f (epoch barrier %.4f)", grid, barrier_ms(grid, false),
+                barrier_ms(grid, true));
+  std::printf("\n");
 
   // Reference bandwidth: a 1 GiB device-to-device copy (bytes read + written).
   double copy_gbs = 0;
@@ -279,7 +335,7 @@ int main(int argc, char **argv) {
   std::printf("\nDevice-resident softmax; GB/s at 12 bytes/element (copy rows: 8), %% of the copy "
               "bandwidth,\nspeed-up over the three-kernel baseline and over torch.softmax, check "
               "against the CPU reference\n");
-  std::printf("%11s  %-16s %9s %9s %8s %9s %9s  %s\n", "N", "method", "ms", "GB/s", "%copy",
+  std::printf("%11s  %-28s %9s %9s %8s %9s %9s  %s\n", "N", "method", "ms", "GB/s", "%copy",
               "vs 3-kern", "vs torch", "check");
   std::mt19937_64 rng(7);
   for (std::size_t n : sizes) {
@@ -308,17 +364,45 @@ int main(int argc, char **argv) {
                         runs),
                     8, ""});
     rows.push_back({"12 B roofline", 12.0 * n / (copy_gbs * 1e6), 12, ""});
+    rows.push_back({"floor: launch", launch_floor_ms, 0, ""});
     const double baseline_ms = timer.median_ms([&] { baseline.run(d_in, d_out, n); }, runs);
     rows.push_back({"three-kernel", baseline_ms, 12, checked()});
+    const unsigned auto_grid = engine.grid(Method::kAuto, n);
+    rows.push_back(
+        {"floor: barrier g=" + std::to_string(auto_grid), barrier_ms(auto_grid, false), 0, ""});
     for (Method method : {Method::kTwoPass, Method::kTwoPassReverse, Method::kPersistent,
-                          Method::kResident, Method::kAuto}) {
+                          Method::kResident, Method::kOnChip, Method::kAuto}) {
       if (method == Method::kResident && n > engine.resident_capacity())
+        continue;
+      if (method == Method::kOnChip && n > engine.onchip_capacity())
         continue;
       const double ms = timer.median_ms([&] { engine.run(d_in, d_out, n, 0, method); }, runs);
       std::string name = softmax_gpu::method_name(method);
       if (method == Method::kAuto)
         name += std::string("=") + softmax_gpu::method_name(engine.auto_method(n));
       rows.push_back({name, ms, 12, checked()});
+    }
+    if (variants) {
+      // The on-chip method with other grid rules (fewest float4 per thread before the grid
+      // shrinks) and with its shared memory capped (more L1, less capacity).
+      struct Variant {
+        unsigned min_items;
+        std::size_t shared_limit;
+      };
+      for (Variant v : {Variant{2, 0}, Variant{4, 0}, Variant{16, 0}, Variant{32, 0},
+                        Variant{softmax_gpu::detail::kDefaultOnChipMinItems, 96u << 10}}) {
+        engine.tune_onchip(v.min_items, v.shared_limit);
+        if (n <= engine.onchip_capacity()) {
+          const double ms =
+              timer.median_ms([&] { engine.run(d_in, d_out, n, 0, Method::kOnChip); }, runs);
+          std::string name = "on-chip mi=" + std::to_string(v.min_items) +
+                             " g=" + std::to_string(engine.grid(Method::kOnChip, n));
+          if (v.shared_limit)
+            name += " smem=" + std::to_string(v.shared_limit >> 10) + "K";
+          rows.push_back({name, ms, 12, checked()});
+        }
+      }
+      engine.tune_onchip(softmax_gpu::detail::kDefaultOnChipMinItems, 0);
     }
     const auto torch = torch_ms.find(n);
     if (torch != torch_ms.end())
@@ -327,6 +411,7 @@ int main(int argc, char **argv) {
     GPU_CHECK(cudaFree(d_in));
     GPU_CHECK(cudaFree(d_out));
   }
+  GPU_CHECK(cudaFree(floor_control));
 
   if (!solve_sizes.empty()) {
     std::printf("\nHost-pointer solve() (pageable arrays, wall clock, median of 5 after a first "

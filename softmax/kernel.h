@@ -26,6 +26,10 @@ enum class Method {
   // One kernel whose threads keep their elements in registers across the grid-wide barrier:
   // the input is read once. Only for n <= resident_capacity().
   kResident,
+  // Like kResident, but a block's slice lives in registers AND dynamic shared memory (sized from
+  // the device's limit at run time), one block per multiprocessor: the input is read once up to
+  // onchip_capacity() (about 1.2e7 on an H200). Only for n <= onchip_capacity().
+  kOnChip,
 };
 
 const char *method_name(Method method);
@@ -68,6 +72,17 @@ public:
 
   // Largest n that kResident accepts on this device (registers of an occupancy-sized grid).
   std::size_t resident_capacity() const;
+  // Largest n that kOnChip accepts (registers and shared memory of one block per multiprocessor),
+  // and the dynamic shared memory per block it uses.
+  std::size_t onchip_capacity() const;
+  std::size_t onchip_shared_bytes() const;
+  // For the benchmark: the on-chip method's grid shrinks below this many float4 per thread, and
+  // its shared memory is capped at shared_bytes_limit (0: the device's limit; smaller means less
+  // capacity and more L1). The constructor applies the defaults. Synchronises the device.
+  void tune_onchip(unsigned min_items_per_thread, std::size_t shared_bytes_limit);
+  // Blocks that `method` launches for n elements (the single-kernel methods wait for all of them
+  // at the grid barrier).
+  unsigned grid(Method method, std::size_t n) const;
   // The method kAuto resolves to for n elements.
   Method auto_method(std::size_t n) const;
   // Statistics of the last completed run (synchronises with the device); for tests.
@@ -80,6 +95,10 @@ private:
   unsigned normalize_grid_ = 0;
   unsigned persistent_grid_ = 0;
   unsigned resident_grid_ = 0;
+  unsigned onchip_grid_ = 0;
+  unsigned onchip_slots_ = 0; // float4 per thread in shared memory
+  unsigned onchip_min_items_ = 0;
+  std::size_t onchip_shared_bytes_ = 0;
   void *control_ = nullptr;           // ticket, barrier, statistics (device)
   std::uint64_t *partials_ = nullptr; // two words per partial (device)
   unsigned partial_capacity_ = 0;

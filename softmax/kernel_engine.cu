@@ -126,8 +126,93 @@ __global__ __launch_bounds__(kBlockThreads) void resident_kernel(const float *in
     out[layout.extra_index(threadIdx.x)] = normalized(extra, stats);
 }
 
-template <class Kernel> unsigned full_occupancy_grid(Kernel kernel) {
-  const int blocks = kit::gpu::resident_blocks(kernel, kBlockThreads);
+// Both passes in one launch with each block's slice on chip across the grid-wide barrier: items
+// [0, kOnChipRegisterItems) of a thread in registers, items from kOnChipRegisterItems on in the
+// block's dynamic shared memory (`slots` per thread). Item j of a thread is float4 number
+// first + j * stride, as in the resident kernel. The shared-memory items are copied without
+// passing through registers (kit::gpu_async_copy_16), issued after the register loads so that
+// both streams are in flight together and pass 1 can start on the register items as they arrive.
+// Dynamic shared memory layout: the pair scratch, then slot s of thread t at float4 s * kBlock + t
+// (a warp's accesses are consecutive 16-byte words).
+__global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *in, float *out,
+                                                                  Layout layout, Workspace ws) {
+  extern __shared__ float4 dynamic_shared[];
+  constexpr int kScratchSlots = (sizeof(PairScratch<kBlockThreads>) + 15) / 16;
+  auto &scratch = *reinterpret_cast<PairScratch<kBlockThreads> *>(dynamic_shared);
+  float4 *slots = dynamic_shared + kScratchSlots + threadIdx.x;
+  GridBarrier barrier(ws.control);
+  const float4 *in4 = reinterpret_cast<const float4 *>(in + layout.head);
+  float4 *out4 = reinterpret_cast<float4 *>(out + layout.head);
+  // 32-bit item indices (the capacity is far below 2^32 float4): fewer registers for the 40
+  // unrolled addresses, which gfx908 would otherwise hold as 64-bit scalar pairs.
+  const unsigned nvec = static_cast<unsigned>(layout.nvec);
+  const unsigned first = blockIdx.x * kBlockThreads + threadIdx.x;
+  const unsigned stride = gridDim.x * kBlockThreads;
+  // This thread's items (the Engine sizes the grid so that they fit).
+  const unsigned count = first < nvec ? (nvec - 1 - first) / stride + 1 : 0;
+  const unsigned shared_count = count > kOnChipRegisterItems ? count - kOnChipRegisterItems : 0;
+
+  float4 items[kOnChipRegisterItems];
+  {
+    const float4 *p = in4 + first;
+#pragma unroll
+    for (int j = 0; j < kOnChipRegisterItems; ++j, p += stride)
+      items[j] = j < static_cast<int>(count)
+                     ? *p
+                     : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
+  }
+  const float4 *shared_first = in4 + first + kOnChipRegisterItems * stride;
+  for (unsigned s = 0; s < shared_count; ++s)
+    kit::gpu_async_copy_16(slots + s * kBlockThreads, shared_first + s * stride);
+  const bool has_extra = blockIdx.x == 0 && threadIdx.x < layout.extras();
+  const float extra = has_extra ? in[layout.extra_index(threadIdx.x)] : 0.0f;
+
+  Running r;
+#pragma unroll
+  for (int j = 0; j < kOnChipRegisterItems; j += kOnChipGroup)
+    r.add_group<kOnChipGroup>(items + j);
+  kit::gpu_async_copy_wait_all();
+  for (unsigned s = 0; s < shared_count; s += kOnChipGroup) {
+    float4 group[kOnChipGroup];
+#pragma unroll
+    for (int u = 0; u < kOnChipGroup; ++u)
+      group[u] = s + u < shared_count ? slots[(s + u) * kBlockThreads]
+                                      : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
+    r.add_group<kOnChipGroup>(group);
+  }
+  if (has_extra)
+    r.add(extra);
+  const Pair block = block_merge(r.p, scratch);
+  if (threadIdx.x == 0)
+    store_partial(ws.partials, blockIdx.x, block);
+  barrier.wait();
+  const Stats stats = combine_partials(ws.partials, gridDim.x, scratch);
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    ws.control->stats = stats;
+  {
+    // Tested as an index, not as j < count: a test the compiler could share with the loads
+    // would keep 40 lane masks alive across the barrier (gfx908 ran out of scalar registers).
+    float4 *p = out4 + first;
+#pragma unroll
+    for (int j = 0; j < kOnChipRegisterItems; ++j, p += stride)
+      if (first + j * stride < nvec)
+        *p = normalized(items[j], stats);
+  }
+  float4 *shared_out = out4 + first + kOnChipRegisterItems * stride;
+#pragma unroll 4
+  for (unsigned s = 0; s < shared_count; ++s)
+    shared_out[s * stride] = normalized(slots[s * kBlockThreads], stats);
+  if (has_extra)
+    out[layout.extra_index(threadIdx.x)] = normalized(extra, stats);
+}
+
+// Bytes of dynamic shared memory the on-chip kernel needs before its slots.
+constexpr std::size_t onchip_scratch_bytes() {
+  return (sizeof(PairScratch<kBlockThreads>) + 15) / 16 * 16;
+}
+
+template <class Kernel> unsigned full_occupancy_grid(Kernel kernel, std::size_t shared_bytes = 0) {
+  const int blocks = kit::gpu::resident_blocks(kernel, kBlockThreads, shared_bytes);
   if (blocks < 1) {
     std::fprintf(stderr,
                  "softmax: a %d-thread block of a softmax kernel does not fit on one "
@@ -162,6 +247,8 @@ const char *method_name(Method method) {
     return "persistent";
   case Method::kResident:
     return "resident";
+  case Method::kOnChip:
+    return "on-chip";
   }
   return "?";
 }
@@ -173,7 +260,25 @@ Engine::Engine() {
   resident_grid_ = full_occupancy_grid(resident_kernel);
   GPU_CHECK(cudaMalloc(&control_, sizeof(Control)));
   GPU_CHECK(cudaMemset(control_, 0, sizeof(Control)));
-  reserve_partials(std::max({reduce_grid_, persistent_grid_, resident_grid_}));
+  tune_onchip(kDefaultOnChipMinItems, 0);
+  reserve_partials(std::max({reduce_grid_, persistent_grid_, resident_grid_, onchip_grid_}));
+}
+
+void Engine::tune_onchip(unsigned min_items_per_thread, std::size_t shared_bytes_limit) {
+  std::size_t bytes = static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block());
+  if (shared_bytes_limit != 0)
+    bytes = std::min(bytes, shared_bytes_limit);
+  const std::size_t slot_row = sizeof(float4) * kBlockThreads;
+  onchip_slots_ = bytes > onchip_scratch_bytes()
+                      ? static_cast<unsigned>((bytes - onchip_scratch_bytes()) / slot_row)
+                      : 0;
+  onchip_shared_bytes_ = onchip_scratch_bytes() + onchip_slots_ * slot_row;
+  GPU_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(onchip_kernel),
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(onchip_shared_bytes_)));
+  onchip_grid_ = full_occupancy_grid(onchip_kernel, onchip_shared_bytes_);
+  onchip_min_items_ = std::max(1u, min_items_per_thread);
+  reserve_partials(onchip_grid_);
 }
 
 Engine::~Engine() {
@@ -196,8 +301,39 @@ std::size_t Engine::resident_capacity() const {
   return static_cast<std::size_t>(resident_grid_) * kBlockThreads * kResidentItems * 4;
 }
 
+std::size_t Engine::onchip_capacity() const {
+  return static_cast<std::size_t>(onchip_grid_) * kBlockThreads *
+         (kOnChipRegisterItems + onchip_slots_) * 4;
+}
+
+std::size_t Engine::onchip_shared_bytes() const { return onchip_shared_bytes_; }
+
+unsigned Engine::grid(Method method, std::size_t n) const {
+  const Layout layout{n, 0, n / 4};
+  switch (method) {
+  case Method::kAuto:
+    return grid(auto_method(n), n);
+  case Method::kTwoPass:
+  case Method::kTwoPassReverse:
+    return streaming_grid(layout, reduce_grid_);
+  case Method::kPersistent:
+    return streaming_grid(layout, persistent_grid_);
+  case Method::kResident:
+    return streaming_grid(layout, resident_grid_);
+  case Method::kOnChip: {
+    // Few items per thread on a small grid (fewer partials, fewer arrivals at the barrier), the
+    // full grid with up to its capacity per thread above.
+    const std::size_t per_block = static_cast<std::size_t>(kBlockThreads) * onchip_min_items_;
+    const std::size_t wanted = (layout.nvec + per_block - 1) / per_block;
+    return static_cast<unsigned>(
+        std::max<std::size_t>(1, std::min<std::size_t>(wanted, onchip_grid_)));
+  }
+  }
+  return 1;
+}
+
 Method Engine::auto_method(std::size_t n) const {
-  return n <= resident_capacity() ? Method::kResident : Method::kTwoPassReverse;
+  return n <= onchip_capacity() ? Method::kOnChip : Method::kTwoPassReverse;
 }
 
 Stats Engine::last_stats() const {
@@ -267,6 +403,17 @@ void Engine::run(const float *in, float *out, std::size_t n, cudaStream_t stream
     const unsigned grid = streaming_grid(layout, persistent_grid_);
     persistent_kernel<<<grid, kBlockThreads, 0, stream>>>(in, out, layout, ws);
     GPU_CHECK_LAUNCH("softmax persistent_kernel");
+    break;
+  }
+  case Method::kOnChip: {
+    if (n > onchip_capacity()) {
+      std::fprintf(stderr, "softmax: %zu elements exceed the on-chip capacity %zu\n", n,
+                   onchip_capacity());
+      std::exit(kit::gpu::kGpuFailureExitCode);
+    }
+    onchip_kernel<<<grid(method, n), kBlockThreads, onchip_shared_bytes_, stream>>>(in, out, layout,
+                                                                                    ws);
+    GPU_CHECK_LAUNCH("softmax onchip_kernel");
     break;
   }
   case Method::kResident: {

@@ -37,6 +37,12 @@ constexpr int kBlockThreads = 256;
 constexpr int kUnroll = 4;
 // float4 items per thread of the register-resident kernel.
 constexpr int kResidentItems = 8;
+// float4 items per thread that the on-chip kernel keeps in registers (the rest of its slice lives
+// in shared memory), and how many it processes at once in pass 1 (one reference move per group).
+constexpr int kOnChipRegisterItems = 40;
+constexpr int kOnChipGroup = 8;
+// Below this many float4 per thread the on-chip kernel runs on fewer blocks than the full grid.
+constexpr unsigned kDefaultOnChipMinItems = 8;
 // How far (log2 units) a value may exceed the reference before the reference moves: terms stay
 // below about 2^2, and for input in [-50, 50] a thread moves its reference only a few times.
 constexpr float kRebaseSlack = 2.0f;
@@ -48,8 +54,9 @@ constexpr float kLog2eLo = 1.92596303e-08f;
 // contend on has its own cache line, so spinning on the epoch does not slow the arrivals.
 struct Control {
   alignas(128) unsigned ticket; // pass-1 blocks finished (the last one combines); reset by it
-  alignas(128) unsigned barrier_count; // blocks arrived at the grid barrier; reset by the last
+  alignas(128) unsigned barrier_count; // EpochBarrier: blocks arrived; reset by the last
   alignas(128) std::uint64_t barrier_epoch;
+  alignas(128) std::uint64_t barrier_flips; // GridBarrier: bit 63 flips once per barrier
   alignas(128) Stats stats;
 };
 
@@ -152,6 +159,30 @@ struct Running {
     rebase_above(x);
     p.sum += static_cast<double>(term(x));
   }
+  // kCount float4 at once, for data already on chip: one maximum and at most one reference move
+  // for the group, then independent terms (float over four, double per float4, a pairwise double
+  // sum), so the work has kCount-fold parallelism instead of one chain through p.sum. Missing
+  // items are -inf (term 0); a group of only those changes nothing.
+  template <int kCount> __device__ __forceinline__ void add_group(const float4 *v) {
+    float top = -INFINITY;
+#pragma unroll
+    for (int u = 0; u < kCount; ++u)
+      top = fmaxf(top, fmaxf(fmaxf(v[u].x, v[u].y), fmaxf(v[u].z, v[u].w)));
+    if (!(top > -INFINITY))
+      return;
+    p.max = fmaxf(p.max, top);
+    rebase_above(top);
+    double part[kCount];
+#pragma unroll
+    for (int u = 0; u < kCount; ++u)
+      part[u] = static_cast<double>((term(v[u].x) + term(v[u].y)) + (term(v[u].z) + term(v[u].w)));
+#pragma unroll
+    for (int width = 1; width < kCount; width *= 2)
+#pragma unroll
+      for (int u = 0; u + width < kCount; u += 2 * width)
+        part[u] += part[u + width];
+    p.sum += part[0];
+  }
 };
 
 template <int kBlock> struct PairScratch {
@@ -214,15 +245,44 @@ __device__ Stats combine_partials(const std::uint64_t *partials, unsigned count,
   return finalize(block_merge(acc, scratch));
 }
 
-// Grid-wide barrier for a grid whose blocks are all resident (sized with the occupancy API).
-// Thread 0 arrives on a counter; the last arrival resets it and bumps an epoch the others wait
-// on, so the barrier needs no reset between launches and works for any grid size. The epoch is
-// read when the kernel starts, off the critical path: it cannot move before this block arrives.
-// Ordering: the fence before the arrival releases the block's writes; the waiters' acquire load,
-// or the last arrival's fence after its atomic, acquires everybody's.
+// Grid-wide barrier for a grid whose blocks are all resident (sized with the occupancy API), in
+// one atomic per block: thread 0 adds to a 64-bit counter, block 0 adds 2^63 - (grid - 1) and the
+// others 1, so the arrivals of one barrier add exactly 2^63 whatever the grid size, and bit 63
+// flips when the last block arrives (never earlier: the counter's low 63 bits are 0 between
+// barriers, and an incomplete set of arrivals adds less than 2^63). Each block waits until the
+// bit differs from the one it saw in its own atomic. No reset between launches, no second write
+// on the critical path (EpochBarrier's last arrival resets a counter and then publishes an epoch).
+// Ordering: the fence before the arrival releases the block's writes, the waiters' acquire load
+// acquires everybody's.
 class GridBarrier {
 public:
-  __device__ explicit GridBarrier(Control *control)
+  __device__ explicit GridBarrier(Control *control) : counter_(&control->barrier_flips) {}
+
+  __device__ void wait() {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const std::uint64_t add = blockIdx.x == 0 ? (std::uint64_t{1} << 63) - (gridDim.x - 1) : 1;
+      __threadfence();
+      const std::uint64_t before = atomicAdd(reinterpret_cast<unsigned long long *>(counter_),
+                                             static_cast<unsigned long long>(add));
+      while (((kit::gpu_load_acquire(counter_) ^ before) >> 63) == 0)
+        kit::gpu_sleep_hint();
+    }
+    __syncthreads();
+  }
+
+private:
+  std::uint64_t *counter_;
+};
+
+// The previous grid barrier, kept for the benchmark's comparison (barrier-only kernels). Thread 0
+// arrives on a counter; the last arrival resets it and bumps an epoch the others wait on. The
+// epoch is read when the kernel starts, off the critical path: it cannot move before this block
+// arrives. Ordering: the fence before the arrival releases the block's writes; the waiters'
+// acquire load, or the last arrival's fence after its atomic, acquires everybody's.
+class EpochBarrier {
+public:
+  __device__ explicit EpochBarrier(Control *control)
       : control_(control),
         seen_(threadIdx.x == 0 ? kit::gpu_load_relaxed(&control->barrier_epoch) : 0) {}
 

@@ -7,6 +7,7 @@
 // (double sums, one float rounding), so that printing both to 6 digits agrees to the last digit
 // or one unit; small inputs are also checked with the grader's own rule on printed values.
 #include "kernel.h"
+#include "kernel_passes.h"
 #include "reference.h"
 #include "solve.h"
 #include "test_support.h"
@@ -23,8 +24,8 @@ namespace {
 
 using softmax_gpu::Method;
 
-constexpr Method kMethods[] = {Method::kTwoPass, Method::kTwoPassReverse, Method::kPersistent,
-                               Method::kResident, Method::kAuto};
+constexpr Method kMethods[] = {Method::kTwoPass,  Method::kTwoPassReverse, Method::kPersistent,
+                               Method::kResident, Method::kOnChip,         Method::kAuto};
 // The host pipeline's chunk (kernel.cu): sizes around it cross the pipelined path's boundaries.
 constexpr std::size_t kSolveChunk = std::size_t{1} << 20;
 constexpr std::size_t kPrintedCheckLimit = 70000;
@@ -177,7 +178,28 @@ std::vector<float> reference(const std::vector<float> &input) {
 }
 
 bool method_accepts(const softmax_gpu::Engine &engine, Method method, std::size_t n) {
-  return method != Method::kResident || n <= engine.resident_capacity();
+  if (method == Method::kResident)
+    return n <= engine.resident_capacity();
+  if (method == Method::kOnChip)
+    return n <= engine.onchip_capacity();
+  return true;
+}
+
+// Sizes where the on-chip kernel's layout changes: its capacity, the last size that fits its
+// registers alone on the full grid, and the sizes where the grid stops shrinking.
+std::vector<std::size_t> onchip_edges(const softmax_gpu::Engine &engine) {
+  using namespace softmax_gpu::detail;
+  const std::size_t capacity = engine.onchip_capacity();
+  const std::size_t full_grid = engine.grid(Method::kOnChip, capacity);
+  const std::size_t registers_only =
+      full_grid * kBlockThreads * static_cast<std::size_t>(kOnChipRegisterItems) * 4;
+  const std::size_t grid_edge = full_grid * kBlockThreads * kDefaultOnChipMinItems * 4;
+  std::vector<std::size_t> sizes;
+  for (std::size_t edge : {grid_edge, registers_only, capacity})
+    for (std::size_t n : {edge - 5, edge - 1, edge, edge + 1, edge + 3})
+      if (n <= capacity)
+        sizes.push_back(n);
+  return sizes;
 }
 
 void check_methods(kit::test::Checker &check, softmax_gpu::Engine &engine, Family family,
@@ -224,7 +246,10 @@ int main() {
   std::mt19937_64 rng(20261122);
   softmax_gpu::Engine engine;
   const std::size_t capacity = engine.resident_capacity();
-  std::printf("resident capacity %zu elements\n", capacity);
+  std::printf("resident capacity %zu elements; on-chip capacity %zu elements (%zu B of shared "
+              "memory per block, grid %u)\n",
+              capacity, engine.onchip_capacity(), engine.onchip_shared_bytes(),
+              engine.grid(Method::kOnChip, engine.onchip_capacity()));
 
   // Awkward sizes: warp and block edges, one streaming tile (256 threads x 4 float4) +- 1.
   const std::size_t sizes[] = {
@@ -234,6 +259,17 @@ int main() {
       capacity + 1};
   for (std::size_t n : sizes)
     check_methods(check, engine, Family::kContest, n, rng);
+  // The on-chip method where its layout changes, at its capacity - 1 / 0 / + 1 (the last one runs
+  // every other method), and with the shared memory of an MI100 (64 KB per block, fewer slots).
+  for (std::size_t n : onchip_edges(engine))
+    check_methods(check, engine, Family::kContest, n, rng);
+  check_methods(check, engine, Family::kContest, engine.onchip_capacity() + 1, rng);
+  engine.tune_onchip(softmax_gpu::detail::kDefaultOnChipMinItems, 65536);
+  std::printf("with 64 KB of shared memory: on-chip capacity %zu elements\n",
+              engine.onchip_capacity());
+  for (std::size_t n : onchip_edges(engine))
+    check_methods(check, engine, Family::kContest, n, rng);
+  engine.tune_onchip(softmax_gpu::detail::kDefaultOnChipMinItems, 0);
 
   const Family families[] = {Family::kEqual,      Family::kNearPlus,  Family::kNearMinus,
                              Family::kPlusMinus,  Family::kOutlier,   Family::kAscending,
@@ -242,6 +278,10 @@ int main() {
     for (std::size_t n :
          {std::size_t{1}, std::size_t{2}, std::size_t{33}, std::size_t{4097}, std::size_t{1000003}})
       check_methods(check, engine, family, n, rng);
+  // The families with the on-chip method's shared memory full.
+  for (Family family : {Family::kEqual, Family::kPlusMinus, Family::kOutlier, Family::kAscending,
+                        Family::kDescending})
+    check_methods(check, engine, family, engine.onchip_capacity(), rng);
 
   // Arrays that do not start on a 16-byte boundary (head elements), and in place.
   for (std::size_t offset : {1, 2, 3})
@@ -260,6 +300,18 @@ int main() {
             describe(method, Family::kContest, 100003) + " in place");
   }
 
+  // The on-chip method with its shared memory full: misaligned, and in place.
+  for (std::size_t offset : {1, 2, 3}) {
+    const std::size_t n = engine.onchip_capacity() - offset;
+    const std::vector<float> input = make_input(Family::kContest, n, rng);
+    const std::vector<float> want = reference(input);
+    DeviceCase device(input, offset);
+    compare(check, device.run(engine, Method::kOnChip), want,
+            describe(Method::kOnChip, Family::kContest, n, offset));
+    compare(check, device.run(engine, Method::kOnChip, true), want,
+            describe(Method::kOnChip, Family::kContest, n, offset) + " in place");
+  }
+
   // Repeated runs give identical bits (the ticket and barrier reset themselves).
   {
     const std::vector<float> input = make_input(Family::kContest, 1000003, rng);
@@ -276,8 +328,9 @@ int main() {
   check_stats(check, engine, Family::kContest, 1000003, rng);
   check_stats(check, engine, Family::kAscending, 10000000, rng);
   check_stats(check, engine, Family::kNearPlus, 10000000, rng);
+  check_stats(check, engine, Family::kDescending, engine.onchip_capacity(), rng);
 
-  // N = 1e8: every method but the register-resident one (too large for it).
+  // N = 1e8: every method but the register-resident and on-chip ones (too large for them).
   {
     const std::size_t n = 100000000;
     check_methods(check, engine, Family::kContest, n, rng);
