@@ -388,10 +388,14 @@ int main(int argc, char **argv) {
       struct Variant {
         unsigned min_items;
         std::size_t shared_limit;
+        bool shared_first;
+        bool size_shared;
       };
-      for (Variant v : {Variant{2, 0}, Variant{4, 0}, Variant{16, 0}, Variant{32, 0},
-                        Variant{softmax_gpu::detail::kDefaultOnChipMinItems, 96u << 10}}) {
-        engine.tune_onchip(v.min_items, v.shared_limit);
+      constexpr unsigned kMin = softmax_gpu::detail::kDefaultOnChipMinItems;
+      for (Variant v :
+           {Variant{4, 0, true, true}, Variant{16, 0, true, true}, Variant{kMin, 0, false, true},
+            Variant{kMin, 0, true, false}, Variant{kMin, 0, false, false}}) {
+        engine.tune_onchip(v.min_items, v.shared_limit, v.shared_first, v.size_shared);
         if (n <= engine.onchip_capacity()) {
           const double ms =
               timer.median_ms([&] { engine.run(d_in, d_out, n, 0, Method::kOnChip); }, runs);
@@ -399,6 +403,10 @@ int main(int argc, char **argv) {
                              " g=" + std::to_string(engine.grid(Method::kOnChip, n));
           if (v.shared_limit)
             name += " smem=" + std::to_string(v.shared_limit >> 10) + "K";
+          if (!v.shared_first)
+            name += " regs-first";
+          if (!v.size_shared)
+            name += " all-smem";
           rows.push_back({name, ms, 12, checked()});
         }
       }

@@ -38,8 +38,10 @@ awk -v arch="$arch" '
       short = k
       if (match(k, /[0-9]+[a-z_]+_kernel/)) short = substr(k, RSTART, RLENGTH)
       sub(/^[0-9]+/, "", short)
-      if (k ~ /ILb1E/) short = short " (backwards)"
-      if (k ~ /ILb0E/) short = short " (forward)"
+      tag[1] = k ~ /onchip/ ? " (shared first)" : " (backwards)"
+      tag[0] = k ~ /onchip/ ? " (registers first)" : " (forward)"
+      if (k ~ /ILb1E/) short = short tag[1]
+      if (k ~ /ILb0E/) short = short tag[0]
       printf "%-6s %-6s %-6s %-10s %-9s %-9s %-14s %s\n", vgpr[k], agpr[k] == "" ? "-" : agpr[k],
              sgpr[k], occ[k], vspill[k], sspill[k], scratch[k], short
       spills += vspill[k] + sspill[k] + scratch[k]

@@ -76,10 +76,14 @@ public:
   // and the dynamic shared memory per block it uses.
   std::size_t onchip_capacity() const;
   std::size_t onchip_shared_bytes() const;
-  // For the benchmark: the on-chip method's grid shrinks below this many float4 per thread, and
-  // its shared memory is capped at shared_bytes_limit (0: the device's limit; smaller means less
-  // capacity and more L1). The constructor applies the defaults. Synchronises the device.
-  void tune_onchip(unsigned min_items_per_thread, std::size_t shared_bytes_limit);
+  // For the benchmark and tests: the on-chip method's grid shrinks below this many float4 per
+  // thread; its shared memory is capped at shared_bytes_limit (0: the device's limit; smaller
+  // means less capacity); shared_first picks the order of its loads (kernel_engine.cu); with
+  // size_shared_to_n a launch takes only the shared memory that n needs (the rest stays L1),
+  // otherwise all of it. The constructor applies the defaults (kDefaultOnChipMinItems, 0, true,
+  // true). May synchronise the device.
+  void tune_onchip(unsigned min_items_per_thread, std::size_t shared_bytes_limit,
+                   bool shared_first = true, bool size_shared_to_n = true);
   // Blocks that `method` launches for n elements (the single-kernel methods wait for all of them
   // at the grid barrier).
   unsigned grid(Method method, std::size_t n) const;
@@ -98,6 +102,8 @@ private:
   unsigned onchip_grid_ = 0;
   unsigned onchip_slots_ = 0; // float4 per thread in shared memory
   unsigned onchip_min_items_ = 0;
+  bool onchip_shared_first_ = true;
+  bool onchip_size_shared_ = true;
   std::size_t onchip_shared_bytes_ = 0;
   void *control_ = nullptr;           // ticket, barrier, statistics (device)
   std::uint64_t *partials_ = nullptr; // two words per partial (device)

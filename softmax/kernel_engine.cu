@@ -130,10 +130,14 @@ __global__ __launch_bounds__(kBlockThreads) void resident_kernel(const float *in
 // [0, kOnChipRegisterItems) of a thread in registers, items from kOnChipRegisterItems on in the
 // block's dynamic shared memory (`slots` per thread). Item j of a thread is float4 number
 // first + j * stride, as in the resident kernel. The shared-memory items are copied without
-// passing through registers (kit::gpu_async_copy_16), issued after the register loads so that
-// both streams are in flight together and pass 1 can start on the register items as they arrive.
-// Dynamic shared memory layout: the pair scratch, then slot s of thread t at float4 s * kBlock + t
+// passing through registers (kit::gpu_async_copy_16). kSharedFirst: they are issued first, then
+// the register loads, and pass 1 works through the shared-memory items while the register items
+// are still arriving, then on those as they arrive, so little of it is left after the last byte
+// comes in. Otherwise (the first version, kept for the benchmark) the register loads go first and
+// the shared-memory items are all processed after the last one arrived. Dynamic shared memory
+// layout: the pair scratch, then slot s of thread t at float4 s * kBlock + t
 // (a warp's accesses are consecutive 16-byte words).
+template <bool kSharedFirst>
 __global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *in, float *out,
                                                                   Layout layout, Workspace ws) {
   extern __shared__ float4 dynamic_shared[];
@@ -152,6 +156,15 @@ __global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *i
   const unsigned count = first < nvec ? (nvec - 1 - first) / stride + 1 : 0;
   const unsigned shared_count = count > kOnChipRegisterItems ? count - kOnChipRegisterItems : 0;
 
+  const float4 *shared_first = in4 + first + kOnChipRegisterItems * stride;
+  auto copy_shared_items = [&] {
+    // Unrolled for gfx908, where each copy is a load and a store: several loads in flight.
+#pragma unroll 8
+    for (unsigned s = 0; s < shared_count; ++s)
+      kit::gpu_async_copy_16(slots + s * kBlockThreads, shared_first + s * stride);
+  };
+  if (kSharedFirst)
+    copy_shared_items();
   float4 items[kOnChipRegisterItems];
   {
     const float4 *p = in4 + first;
@@ -161,16 +174,19 @@ __global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *i
                      ? *p
                      : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
   }
-  const float4 *shared_first = in4 + first + kOnChipRegisterItems * stride;
-  for (unsigned s = 0; s < shared_count; ++s)
-    kit::gpu_async_copy_16(slots + s * kBlockThreads, shared_first + s * stride);
+  if (!kSharedFirst)
+    copy_shared_items();
   const bool has_extra = blockIdx.x == 0 && threadIdx.x < layout.extras();
   const float extra = has_extra ? in[layout.extra_index(threadIdx.x)] : 0.0f;
 
   Running r;
+  auto add_register_items = [&] {
 #pragma unroll
-  for (int j = 0; j < kOnChipRegisterItems; j += kOnChipGroup)
-    r.add_group<kOnChipGroup>(items + j);
+    for (int j = 0; j < kOnChipRegisterItems; j += kOnChipGroup)
+      r.add_group<kOnChipGroup>(items + j);
+  };
+  if (!kSharedFirst)
+    add_register_items();
   kit::gpu_async_copy_wait_all();
   for (unsigned s = 0; s < shared_count; s += kOnChipGroup) {
     float4 group[kOnChipGroup];
@@ -180,6 +196,8 @@ __global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *i
                                       : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
     r.add_group<kOnChipGroup>(group);
   }
+  if (kSharedFirst)
+    add_register_items();
   if (has_extra)
     r.add(extra);
   const Pair block = block_merge(r.p, scratch);
@@ -260,11 +278,12 @@ Engine::Engine() {
   resident_grid_ = full_occupancy_grid(resident_kernel);
   GPU_CHECK(cudaMalloc(&control_, sizeof(Control)));
   GPU_CHECK(cudaMemset(control_, 0, sizeof(Control)));
-  tune_onchip(kDefaultOnChipMinItems, 0);
+  tune_onchip(kDefaultOnChipMinItems, 0, true, true);
   reserve_partials(std::max({reduce_grid_, persistent_grid_, resident_grid_, onchip_grid_}));
 }
 
-void Engine::tune_onchip(unsigned min_items_per_thread, std::size_t shared_bytes_limit) {
+void Engine::tune_onchip(unsigned min_items_per_thread, std::size_t shared_bytes_limit,
+                         bool shared_first, bool size_shared_to_n) {
   std::size_t bytes = static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block());
   if (shared_bytes_limit != 0)
     bytes = std::min(bytes, shared_bytes_limit);
@@ -273,11 +292,15 @@ void Engine::tune_onchip(unsigned min_items_per_thread, std::size_t shared_bytes
                       ? static_cast<unsigned>((bytes - onchip_scratch_bytes()) / slot_row)
                       : 0;
   onchip_shared_bytes_ = onchip_scratch_bytes() + onchip_slots_ * slot_row;
-  GPU_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(onchip_kernel),
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(onchip_shared_bytes_)));
-  onchip_grid_ = full_occupancy_grid(onchip_kernel, onchip_shared_bytes_);
+  for (const void *kernel : {reinterpret_cast<const void *>(onchip_kernel<true>),
+                             reinterpret_cast<const void *>(onchip_kernel<false>)})
+    GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(onchip_shared_bytes_)));
+  onchip_grid_ = std::min(full_occupancy_grid(onchip_kernel<true>, onchip_shared_bytes_),
+                          full_occupancy_grid(onchip_kernel<false>, onchip_shared_bytes_));
   onchip_min_items_ = std::max(1u, min_items_per_thread);
+  onchip_shared_first_ = shared_first;
+  onchip_size_shared_ = size_shared_to_n;
   reserve_partials(onchip_grid_);
 }
 
@@ -332,7 +355,14 @@ unsigned Engine::grid(Method method, std::size_t n) const {
   return 1;
 }
 
+// From the H200 measurements (README, "Performance"): the register-resident kernel, with 4x the
+// threads per multiprocessor, is faster while its grid is small (5e5, 1e6: 0.0094 / 0.0105 ms
+// against 0.0107 / 0.0113 for on-chip; 2e6 the other way, 0.0143 against 0.0133), a crossover
+// near a third of its capacity; the on-chip kernel up to its capacity (8e6 to 1.2e7: 17-20 % faster
+// than two-pass-rev, which re-reads the input); two-pass-rev beyond.
 Method Engine::auto_method(std::size_t n) const {
+  if (n <= resident_capacity() / 3)
+    return Method::kResident;
   return n <= onchip_capacity() ? Method::kOnChip : Method::kTwoPassReverse;
 }
 
@@ -411,8 +441,21 @@ void Engine::run(const float *in, float *out, std::size_t n, cudaStream_t stream
                    onchip_capacity());
       std::exit(kit::gpu::kGpuFailureExitCode);
     }
-    onchip_kernel<<<grid(method, n), kBlockThreads, onchip_shared_bytes_, stream>>>(in, out, layout,
-                                                                                    ws);
+    // Only the shared memory this n needs: what the kernel does not take stays L1, which holds
+    // the register loads in flight (capping it at 96 KB made 8e6 5 % faster in the first device
+    // run); below the register capacity the kernel needs none but the scratch.
+    const unsigned grid = this->grid(method, n);
+    const std::size_t per_thread =
+        (layout.nvec + std::size_t{grid} * kBlockThreads - 1) / (std::size_t{grid} * kBlockThreads);
+    const std::size_t slots =
+        per_thread > kOnChipRegisterItems ? per_thread - kOnChipRegisterItems : 0;
+    const std::size_t shared_bytes =
+        onchip_size_shared_ ? onchip_scratch_bytes() + slots * sizeof(float4) * kBlockThreads
+                            : onchip_shared_bytes_;
+    if (onchip_shared_first_)
+      onchip_kernel<true><<<grid, kBlockThreads, shared_bytes, stream>>>(in, out, layout, ws);
+    else
+      onchip_kernel<false><<<grid, kBlockThreads, shared_bytes, stream>>>(in, out, layout, ws);
     GPU_CHECK_LAUNCH("softmax onchip_kernel");
     break;
   }

@@ -269,6 +269,10 @@ int main() {
               engine.onchip_capacity());
   for (std::size_t n : onchip_edges(engine))
     check_methods(check, engine, Family::kContest, n, rng);
+  // The benchmark's alternatives: register loads first, all shared memory on every launch.
+  engine.tune_onchip(softmax_gpu::detail::kDefaultOnChipMinItems, 0, false, false);
+  for (std::size_t n : onchip_edges(engine))
+    check_methods(check, engine, Family::kContest, n, rng);
   engine.tune_onchip(softmax_gpu::detail::kDefaultOnChipMinItems, 0);
 
   const Family families[] = {Family::kEqual,      Family::kNearPlus,  Family::kNearMinus,
