@@ -1,70 +1,26 @@
 // leaky_relu: output = x if x > 0 else 0.01 * x, over N floats (LeetGPU signature, device
 // pointers).
 //
-// Memory-bound: 8 bytes per element. Same shape as vector_add: four 16-byte loads in flight per
-// thread, the last N % 4 elements done by the first threads of block 0, and a scalar kernel for
-// pointers that are not 16-byte aligned.
+// Memory-bound: 8 bytes per element. The pass is the shared element-wise one
+// (../common/elementwise.h: four 16-byte loads in flight per thread, the last N % 4 elements done
+// by the first threads of block 0, a scalar kernel for pointers that are not 16-byte aligned);
+// this file only says what happens to one element.
+#include "../common/elementwise.h"
 #include "gpu.h"
 
 #include <cstddef>
-#include <cstdint>
 
 namespace {
 
-constexpr int kThreads = 256;
-constexpr int kVectorsPerThread = 4;
-
 // The slope is the float nearest 0.01, as PyTorch applies it to a float tensor.
-__device__ __forceinline__ float leaky(float x) { return x > 0.0f ? x : 0.01f * x; }
-
-__global__ void __launch_bounds__(kThreads)
-    leaky_relu_vec4(const float *__restrict__ in, float *__restrict__ out, std::size_t n) {
-  const std::size_t vectors = n / 4;
-  const float4 *in4 = reinterpret_cast<const float4 *>(in);
-  float4 *out4 = reinterpret_cast<float4 *>(out);
-  const std::size_t first =
-      static_cast<std::size_t>(blockIdx.x) * kThreads * kVectorsPerThread + threadIdx.x;
-  float4 x[kVectorsPerThread];
-#pragma unroll
-  for (int k = 0; k < kVectorsPerThread; ++k) {
-    const std::size_t i = first + k * kThreads;
-    if (i < vectors)
-      x[k] = in4[i];
-  }
-#pragma unroll
-  for (int k = 0; k < kVectorsPerThread; ++k) {
-    const std::size_t i = first + k * kThreads;
-    if (i < vectors)
-      out4[i] = make_float4(leaky(x[k].x), leaky(x[k].y), leaky(x[k].z), leaky(x[k].w));
-  }
-  const std::size_t tail = vectors * 4 + threadIdx.x;
-  if (blockIdx.x == 0 && tail < n)
-    out[tail] = leaky(in[tail]);
-}
-
-__global__ void __launch_bounds__(kThreads)
-    leaky_relu_scalar(const float *in, float *out, std::size_t n) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
-  if (i < n)
-    out[i] = leaky(in[i]);
-}
-
-bool aligned16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+struct LeakyRelu {
+  __device__ __forceinline__ float operator()(float x) const { return x > 0.0f ? x : 0.01f * x; }
+};
 
 } // namespace
 
 extern "C" void solve(const float *input, float *output, int N) {
   if (N <= 0)
     return;
-  const std::size_t n = static_cast<std::size_t>(N);
-  if (aligned16(input) && aligned16(output)) {
-    const std::size_t per_block = static_cast<std::size_t>(kThreads) * kVectorsPerThread * 4;
-    leaky_relu_vec4<<<static_cast<unsigned>((n + per_block - 1) / per_block), kThreads>>>(
-        input, output, n);
-    GPU_CHECK_LAUNCH("leaky_relu_vec4");
-  } else {
-    leaky_relu_scalar<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads>>>(
-        input, output, n);
-    GPU_CHECK_LAUNCH("leaky_relu_scalar");
-  }
+  kit::basics::elementwise::map(input, output, static_cast<std::size_t>(N), LeakyRelu());
 }

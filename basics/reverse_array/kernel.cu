@@ -4,15 +4,18 @@
 // front float4 number t with its mirror image at the back (reversed inside the vector), with two
 // such pairs in flight per thread. That needs the back vectors to be aligned too, i.e. N % 4 == 0
 // (true for the judge's sizes); other N, or an unaligned pointer, take a scalar kernel that swaps
-// element pairs, which is still coalesced (the back half is read descending).
+// element pairs, which is still coalesced (the back half is read descending). Launch geometry
+// and the alignment test come from ../common/elementwise.h.
+#include "../common/elementwise.h"
 #include "gpu.h"
 
 #include <cstddef>
-#include <cstdint>
 
 namespace {
 
-constexpr int kThreads = 256;
+namespace ew = kit::basics::elementwise;
+
+constexpr int kThreads = ew::kThreads;
 constexpr int kPairsPerThread = 2;
 
 __device__ __forceinline__ float4 reversed(float4 v) { return make_float4(v.w, v.z, v.y, v.x); }
@@ -61,16 +64,11 @@ extern "C" void solve(float *input, int N) {
   if (N <= 1)
     return;
   const std::size_t n = static_cast<std::size_t>(N);
-  if (n % 4 == 0 && reinterpret_cast<std::uintptr_t>(input) % 16 == 0) {
-    const std::size_t per_block = static_cast<std::size_t>(kThreads) * kPairsPerThread;
-    const std::size_t pairs = n / 8;
-    const unsigned blocks =
-        static_cast<unsigned>(pairs == 0 ? 1 : (pairs + per_block - 1) / per_block);
-    reverse_vec4<<<blocks, kThreads>>>(input, n);
+  if (n % 4 == 0 && ew::aligned16(input)) {
+    reverse_vec4<<<ew::blocks_for(n / 8, kPairsPerThread), kThreads>>>(input, n);
     GPU_CHECK_LAUNCH("reverse_vec4");
   } else {
-    const std::size_t half = n / 2;
-    reverse_scalar<<<static_cast<unsigned>((half + kThreads - 1) / kThreads), kThreads>>>(input, n);
+    reverse_scalar<<<ew::blocks_for(n / 2, 1), kThreads>>>(input, n);
     GPU_CHECK_LAUNCH("reverse_scalar");
   }
 }
