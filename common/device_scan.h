@@ -18,6 +18,11 @@
 // initialisation kernel (or memset) before every scan. The ticket counter is reset by the block
 // that draws the last ticket, so one launch is the whole scan.
 //
+// Because a block holds its tile until the look-back ends, registers alone cannot keep enough
+// bytes in flight to saturate HBM; so the block that draws tile t also asks L2 for tile
+// t + kPrefetchTiles (one bulk prefetch on sm_90+), and the block that later draws that tile
+// finds it in L2.
+//
 // Items are 4-byte values (int, unsigned, float) moved as 16-byte vectors: a warp owns a
 // contiguous segment of the tile and reads it vector-row by vector-row, each row being one
 // vector per lane, so every load and store instruction of the warp is fully coalesced.
@@ -46,11 +51,15 @@ enum class LookbackOrder {
 };
 
 template <int kBlockThreadsValue, int kItemsPerThreadValue,
-          LookbackOrder kOrderValue = LookbackOrder::kRelaxed>
+          LookbackOrder kOrderValue = LookbackOrder::kRelaxed, int kPrefetchTilesValue = 0>
 struct ScanConfig {
   static constexpr int kBlockThreads = kBlockThreadsValue;
   static constexpr int kItemsPerThread = kItemsPerThreadValue;
   static constexpr LookbackOrder kOrder = kOrderValue;
+  // When > 0, the block that draws tile t asks L2 to fetch tile t + kPrefetchTiles
+  // (gpu_prefetch_l2): by the time a block draws that ticket its loads hit L2, and DRAM stays
+  // busy with requests that hold no registers. 0 turns it off.
+  static constexpr int kPrefetchTiles = kPrefetchTilesValue;
   static constexpr int kVectorItems = 4; // 16-byte vectors of 4-byte items
   static constexpr int kVectorsPerThread = kItemsPerThread / kVectorItems;
   static constexpr std::size_t kTileItems = std::size_t(kBlockThreads) * kItemsPerThread;
@@ -59,10 +68,12 @@ struct ScanConfig {
   static_assert(kItemsPerThread % kVectorItems == 0, "items per thread must be whole vectors");
 };
 
-// The configuration the kit uses: the fastest of those measured at N = 1e8 and 1e9 on the H200,
-// within 4% of the fastest at 1e6 and 1e7 (prefix_sum/README.md). 32 items per thread keep the
-// most bytes in flight per SM, which is what limits this kernel.
-using DefaultScanConfig = ScanConfig<256, 32, LookbackOrder::kRelaxed>;
+// The configuration the kit uses (prefix_sum/README.md has the measurements, H200): 256 x 32 items
+// in registers, the most bytes in flight per SM that registers allow, and an L2 prefetch 128
+// tiles (4 MiB) ahead, which moved N = 1e8 / 1e9 from 70-71% to 83-85% of copy bandwidth; nearer
+// prefetches help less, farther ones (512 tiles and more) are evicted before use and cost more
+// than they save. On gfx908 the prefetch is a no-op and this is the register-only kernel.
+using DefaultScanConfig = ScanConfig<256, 32, LookbackOrder::kRelaxed, 128>;
 
 // What one launch needs to find its tile states.
 struct ScanTileStates {
@@ -156,6 +167,27 @@ __device__ __forceinline__ T look_back(const ScanTileStates &states, unsigned in
   }
 }
 
+// Scans a warp's segment in place: each vector serially, each row across the lanes, rows in
+// order. Returns the segment's total (in every lane).
+template <int kVectors, class T, class Op>
+__device__ __forceinline__ T scan_warp_segment(T (&x)[kVectors][4], Op op, T identity) {
+  T warp_running = identity;
+#pragma unroll
+  for (int j = 0; j < kVectors; ++j) {
+    x[j][1] = op(x[j][0], x[j][1]);
+    x[j][2] = op(x[j][1], x[j][2]);
+    x[j][3] = op(x[j][2], x[j][3]);
+    T row_total;
+    const T row_exclusive = warp_exclusive_scan(x[j][3], op, identity, row_total);
+    const T before = op(warp_running, row_exclusive);
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      x[j][k] = op(before, x[j][k]);
+    warp_running = op(warp_running, row_total);
+  }
+  return warp_running;
+}
+
 } // namespace scan_detail
 
 // Inclusive scan of `in[0, n)` into `out` (which may equal `in`). With `carry_in`, every output
@@ -184,6 +216,17 @@ __global__ void __launch_bounds__(Config::kBlockThreads)
     if (drawn == states.tiles - 1)
       atomicExch(states.ticket, 0u);
     tile_slot = drawn;
+    if constexpr (Config::kPrefetchTiles > 0) {
+      const std::size_t ahead = (std::size_t(drawn) + Config::kPrefetchTiles) * Config::kTileItems;
+      if (vector_io && ahead < n) {
+        // Whole 16-byte vectors only; the last few items of the input simply miss the hint.
+        const std::size_t left = n - ahead;
+        const std::size_t items =
+            (left < Config::kTileItems ? left : Config::kTileItems) & ~std::size_t{3};
+        if (items > 0)
+          gpu_prefetch_l2(in + ahead, static_cast<unsigned int>(items * sizeof(T)));
+      }
+    }
   }
   __syncthreads();
   const unsigned int tile = tile_slot;
@@ -214,23 +257,9 @@ __global__ void __launch_bounds__(Config::kBlockThreads)
       }
   }
 
-  // Scan the warp's segment: each vector serially, each row across the lanes, rows in order.
-  T warp_running = identity;
-#pragma unroll
-  for (int j = 0; j < kVectors; ++j) {
-    x[j][1] = op(x[j][0], x[j][1]);
-    x[j][2] = op(x[j][1], x[j][2]);
-    x[j][3] = op(x[j][2], x[j][3]);
-    T row_total;
-    const T row_exclusive = warp_exclusive_scan(x[j][3], op, identity, row_total);
-    const T before = op(warp_running, row_exclusive);
-#pragma unroll
-    for (int k = 0; k < 4; ++k)
-      x[j][k] = op(before, x[j][k]);
-    warp_running = op(warp_running, row_total);
-  }
+  const T warp_total = scan_detail::scan_warp_segment(x, op, identity);
   if (lane == 0)
-    warp_prefix[warp] = warp_running;
+    warp_prefix[warp] = warp_total;
   __syncthreads();
 
   if (warp == 0) {

@@ -273,6 +273,20 @@ __device__ __forceinline__ void gpu_store_relaxed(std::uint64_t *p, std::uint64_
 #endif
 }
 
+// Asks the memory system to bring `bytes` bytes from `p` into L2 without holding registers or
+// shared memory for them; called by ONE thread for the whole range. `p` must be 16-byte aligned
+// and `bytes` a multiple of 16. On sm_90+ it is one bulk prefetch (cp.async.bulk.prefetch.L2),
+// which lets a streaming kernel keep DRAM busy beyond what its resident blocks can hold. Older
+// NVIDIA GPUs and gfx908 (no such instruction) ignore the hint.
+__device__ __forceinline__ void gpu_prefetch_l2(const void *p, unsigned int bytes) {
+#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 #endif // device compilation
 
 // ---------------------------------------------------------------------------------------------

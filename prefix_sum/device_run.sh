@@ -37,14 +37,14 @@ fi
 
 status=0
 echo "== prefix_sum_gpu_test"
-timeout 90 "$bin/prefix_sum_gpu_test" >"$out/gpu_test.log" 2>&1
+timeout "${TEST_TIMEOUT:-90}" "$bin/prefix_sum_gpu_test" >"$out/gpu_test.log" 2>&1
 test_rc=$?
 grep -E "FAIL|SKIP|repeated scan|checks" "$out/gpu_test.log" | head -30
 echo "gpu test exit code: $test_rc"
 [ $test_rc -eq 0 ] || status=1
 
 echo "== bench_prefix_sum ${bench_args[*]}"
-timeout 100 "$bin/bench_prefix_sum" "${bench_args[@]}" >"$out/bench.log" 2>&1
+timeout "${BENCH_TIMEOUT:-100}" "$bin/bench_prefix_sum" "${bench_args[@]}" >"$out/bench.log" 2>&1
 bench_rc=$?
 cat "$out/bench.log"
 echo "bench exit code: $bench_rc"

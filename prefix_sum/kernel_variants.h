@@ -1,6 +1,6 @@
 // The scan configurations the benchmark compares and the GPU tests check: the kit's default plus
-// neighbours in tile shape and in memory ordering, so that the choice of the default stays a
-// measured one.
+// neighbours in prefetch distance, memory ordering and tile shape, so that the choice of the
+// default stays a measured one.
 #pragma once
 
 #include "device_scan.h"
@@ -14,6 +14,8 @@ template <class Config> struct ScanVariant {
     std::string text = std::to_string(Config::kBlockThreads) + "x" +
                        std::to_string(Config::kItemsPerThread) +
                        (Config::kOrder == kit::LookbackOrder::kRelaxed ? " relaxed" : " rel/acq");
+    if (Config::kPrefetchTiles > 0)
+      text += " pf" + std::to_string(Config::kPrefetchTiles);
     if (std::is_same_v<Config, kit::DefaultScanConfig>)
       text += " (default)";
     return text;
@@ -33,11 +35,16 @@ template <class Visitor> void for_each_scan_variant(Visitor &&visit) {
   using kit::ScanConfig;
   using scan_variants_detail::visit_unless_default;
   visit(ScanVariant<kit::DefaultScanConfig>{});
-  visit_unless_default<ScanConfig<256, 16, LookbackOrder::kRelaxed>>(visit);
-  visit_unless_default<ScanConfig<256, 16, LookbackOrder::kReleaseAcquire>>(visit);
-  visit_unless_default<ScanConfig<128, 16>>(visit);
-  visit_unless_default<ScanConfig<256, 8>>(visit);
-  visit_unless_default<ScanConfig<128, 32>>(visit);
-  visit_unless_default<ScanConfig<256, 32>>(visit);
-  visit_unless_default<ScanConfig<512, 16>>(visit);
+  // Prefetch distance (in tiles) at the default shape; 0 is the register-only kernel.
+  visit_unless_default<ScanConfig<256, 32, LookbackOrder::kRelaxed, 0>>(visit);
+  visit_unless_default<ScanConfig<256, 32, LookbackOrder::kRelaxed, 64>>(visit);
+  visit_unless_default<ScanConfig<256, 32, LookbackOrder::kRelaxed, 256>>(visit);
+  visit_unless_default<ScanConfig<256, 32, LookbackOrder::kRelaxed, 512>>(visit);
+  // Memory ordering of the tile states.
+  visit_unless_default<ScanConfig<256, 32, LookbackOrder::kReleaseAcquire, 128>>(visit);
+  // Tile shape, with the prefetch.
+  visit_unless_default<ScanConfig<256, 48, LookbackOrder::kRelaxed, 96>>(visit);
+  visit_unless_default<ScanConfig<128, 32, LookbackOrder::kRelaxed, 128>>(visit);
+  visit_unless_default<ScanConfig<256, 16, LookbackOrder::kRelaxed, 128>>(visit);
+  visit_unless_default<ScanConfig<512, 16, LookbackOrder::kRelaxed, 128>>(visit);
 }
