@@ -134,9 +134,10 @@ __global__ __launch_bounds__(kBlockThreads) void resident_kernel(const float *in
 // the register loads, and pass 1 works through the shared-memory items while the register items
 // are still arriving, then on those as they arrive, so little of it is left after the last byte
 // comes in. Otherwise (the first version, kept for the benchmark) the register loads go first and
-// the shared-memory items are all processed after the last one arrived. Dynamic shared memory
-// layout: the pair scratch, then slot s of thread t at float4 s * kBlock + t
-// (a warp's accesses are consecutive 16-byte words).
+// the shared-memory items are all processed after the last one arrived. Measured on the H200 the
+// two orders are within 2.6 % of each other either way (README); the default is shared first, the
+// faster one at 1e7. Dynamic shared memory layout: the pair scratch, then slot s of thread t at
+// float4 s * kBlock + t (a warp's accesses are consecutive 16-byte words).
 template <bool kSharedFirst>
 __global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *in, float *out,
                                                                   Layout layout, Workspace ws) {
@@ -158,7 +159,7 @@ __global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *i
 
   const float4 *shared_first = in4 + first + kOnChipRegisterItems * stride;
   auto copy_shared_items = [&] {
-    // Unrolled for gfx908, where each copy is a load and a store: several loads in flight.
+  // Unrolled for gfx908, where each copy is a load and a store: several loads in flight.
 #pragma unroll 8
     for (unsigned s = 0; s < shared_count; ++s)
       kit::gpu_async_copy_16(slots + s * kBlockThreads, shared_first + s * stride);
@@ -355,13 +356,14 @@ unsigned Engine::grid(Method method, std::size_t n) const {
   return 1;
 }
 
-// From the H200 measurements (README, "Performance"): the register-resident kernel, with 4x the
-// threads per multiprocessor, is faster while its grid is small (5e5, 1e6: 0.0094 / 0.0105 ms
-// against 0.0107 / 0.0113 for on-chip; 2e6 the other way, 0.0143 against 0.0133), a crossover
-// near a third of its capacity; the on-chip kernel up to its capacity (8e6 to 1.2e7: 17-20 % faster
-// than two-pass-rev, which re-reads the input); two-pass-rev beyond.
+// From the H200 measurements (README, "Performance", 2026-11-22): the register-resident kernel,
+// with 4x the threads per multiprocessor, is faster while its grid is small (5e5 / 1e6 / 1.5e6:
+// 0.0090 / 0.0107 / 0.0122 ms against 0.0104 / 0.0113 / 0.0125 for on-chip; at 2e6 the other
+// way, 0.0141 against 0.0133): a crossover between 35 % and 46 % of its capacity, taken at 40 %.
+// The on-chip kernel up to its capacity (8e6 to 1.2e7: 12-20 % faster than two-pass-rev, which
+// reads the input twice); two-pass-rev beyond.
 Method Engine::auto_method(std::size_t n) const {
-  if (n <= resident_capacity() / 3)
+  if (n <= resident_capacity() * 2 / 5)
     return Method::kResident;
   return n <= onchip_capacity() ? Method::kOnChip : Method::kTwoPassReverse;
 }
