@@ -16,9 +16,9 @@
 //     the whole message, so there is no fence and no arrival counter);
 //   - block 0, which has done its own share first, keeps one warp polling those words, all of a
 //     lane's slots loaded at once, and adds them in block order (a deterministic result).
-// The committed alternative before this one (kit::grid_reduce_last_block: fence, atomic arrival
-// counter, fence, then the last block loads the partials) spends about three L2 round trips
-// after the last block's sum; here the last sum reaches the output after about one.
+// Measured on an H200 (variants/): the combine adds 1.0-1.2 us after the read, against 1.8-1.9 us
+// with kit::grid_reduce_last_block (fence, atomic arrival counter, fence, then the last block
+// loads the partials).
 // Block 0 waits only for blocks that never wait themselves, so the wait cannot deadlock even if
 // the grid were larger than what the GPU holds at once.
 #include "collectives.h"
