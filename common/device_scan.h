@@ -7,21 +7,25 @@
 //      block that has already started. Looking back therefore never waits on a tile that has not
 //      been scheduled, which matters on GPUs that give no forward-progress guarantee to
 //      unscheduled blocks (AMD) or that dispatch blocks out of blockIdx order;
-//   2. it publishes its own aggregate (status AGGREGATE), then one warp inspects the states of the
-//      warp-size tiles before it: the nearest PREFIX (inclusive prefix known) ends the walk,
-//      otherwise the window's aggregates are combined and the window moves back by a warp;
-//   3. it publishes its inclusive prefix (status PREFIX), scatters the exclusive prefix to the
-//      block and writes its items.
+//   2. its data warps load and scan the tile; the last of them to finish publishes the tile's
+//      aggregate (status AGGREGATE). Meanwhile a look-back warp, which holds no items, inspects
+//      the states of the warp-size tiles before it from the moment the ticket is known: the
+//      nearest PREFIX (inclusive prefix known) ends the walk, otherwise the window's aggregates
+//      are combined and the window moves back by a warp;
+//   3. once both are done, the look-back warp publishes the tile's inclusive prefix (status
+//      PREFIX), and the data warps add their exclusive prefix and write their items.
 // Each state is one 8-byte-aligned 64-bit word {epoch:30, status:2, value:32}, written and read
 // atomically, so a reader that sees a status also sees its value. The epoch is a launch counter:
 // states left over from earlier launches read as "not yet published", which spares the separate
 // initialisation kernel (or memset) before every scan. The ticket counter is reset by the block
 // that draws the last ticket, so one launch is the whole scan.
 //
-// Because a block holds its tile until the look-back ends, registers alone cannot keep enough
-// bytes in flight to saturate HBM; so the block that draws tile t also asks L2 for tile
-// t + kPrefetchTiles (one bulk prefetch on sm_90+), and the block that later draws that tile
-// finds it in L2.
+// Why a separate look-back warp: a block holds its tile in registers until its look-back ends,
+// and the waiting for predecessors is what limits a scan that is otherwise a copy. Started at
+// the ticket, the look-back overlaps the tile's own loads instead of following them (measured on
+// the H200: 70-71% -> 90-93% of copy bandwidth at N >= 1e8). The classic order (warp 0 looks
+// back after the block has scanned) and an L2 prefetch of tiles ahead (gpu_prefetch_l2, which
+// helps the classic order but not this one) stay available as configurations for the benchmark.
 //
 // Items are 4-byte values (int, unsigned, float) moved as 16-byte vectors: a warp owns a
 // contiguous segment of the tile and reads it vector-row by vector-row, each row being one
@@ -47,18 +51,28 @@ enum class LookbackOrder {
   kRelaxed,
   // Release store / acquire load (device scope): also orders every earlier write of the
   // publishing thread, at the cost of a fence before each publish. Kept to measure the cost.
+  // (With a look-back warp, states are published by a relaxed atomic max in either order; only
+  // the observing loads change.)
   kReleaseAcquire,
 };
 
 template <int kBlockThreadsValue, int kItemsPerThreadValue,
-          LookbackOrder kOrderValue = LookbackOrder::kRelaxed, int kPrefetchTilesValue = 0>
+          LookbackOrder kOrderValue = LookbackOrder::kRelaxed, int kPrefetchTilesValue = 0,
+          bool kLookbackWarpValue = false, int kMinBlocksValue = 1>
 struct ScanConfig {
+  // With a look-back warp, the block has one extra warp that holds no items: it starts the
+  // look-back as soon as the ticket is drawn, while the other warps load and scan the tile, so
+  // the wait for the predecessors overlaps the tile's own loads.
+  static constexpr bool kLookbackWarp = kLookbackWarpValue;
+  static constexpr int kMinBlocks = kMinBlocksValue; // __launch_bounds__ occupancy hint
+  // Threads that hold items; a look-back warp comes on top of them at launch.
   static constexpr int kBlockThreads = kBlockThreadsValue;
   static constexpr int kItemsPerThread = kItemsPerThreadValue;
   static constexpr LookbackOrder kOrder = kOrderValue;
   // When > 0, the block that draws tile t asks L2 to fetch tile t + kPrefetchTiles
   // (gpu_prefetch_l2): by the time a block draws that ticket its loads hit L2, and DRAM stays
-  // busy with requests that hold no registers. 0 turns it off.
+  // busy with requests that hold no registers. 0 turns it off. (Measured: +12-14 points of copy
+  // bandwidth for the classic order at 128 tiles, 1-2 points lost with the look-back warp.)
   static constexpr int kPrefetchTiles = kPrefetchTilesValue;
   static constexpr int kVectorItems = 4; // 16-byte vectors of 4-byte items
   static constexpr int kVectorsPerThread = kItemsPerThread / kVectorItems;
@@ -68,12 +82,10 @@ struct ScanConfig {
   static_assert(kItemsPerThread % kVectorItems == 0, "items per thread must be whole vectors");
 };
 
-// The configuration the kit uses (prefix_sum/README.md has the measurements, H200): 256 x 32 items
-// in registers, the most bytes in flight per SM that registers allow, and an L2 prefetch 128
-// tiles (4 MiB) ahead, which moved N = 1e8 / 1e9 from 70-71% to 83-85% of copy bandwidth; nearer
-// prefetches help less, farther ones (512 tiles and more) are evicted before use and cost more
-// than they save. On gfx908 the prefetch is a no-op and this is the register-only kernel.
-using DefaultScanConfig = ScanConfig<256, 32, LookbackOrder::kRelaxed, 128>;
+// The configuration the kit uses (prefix_sum/README.md has the measurements, H200): 256 data
+// threads x 32 items in registers (power-of-two tiles of 8192 items) plus the look-back warp.
+// Within 1% of the fastest shape measured at N = 1e8 and 1e9.
+using DefaultScanConfig = ScanConfig<256, 32, LookbackOrder::kRelaxed, 0, true>;
 
 // What one launch needs to find its tile states.
 struct ScanTileStates {
@@ -188,6 +200,63 @@ __device__ __forceinline__ T scan_warp_segment(T (&x)[kVectors][4], Op op, T ide
   return warp_running;
 }
 
+// Loads a warp's segment of a tile: x[j][k] is item k of this lane's vector in row j. Whole
+// tiles with 16-byte aligned pointers move as vectors; the rest item by item, identity-padded.
+template <class Config, class T>
+__device__ __forceinline__ void load_segment(T (&x)[Config::kVectorsPerThread][4], const T *in,
+                                             std::size_t n, T identity, bool whole_vectors,
+                                             std::size_t warp_first) {
+  const int lane = lane_id();
+  if (whole_vectors) {
+    const uint4 *src = reinterpret_cast<const uint4 *>(in + warp_first);
+#pragma unroll
+    for (int j = 0; j < Config::kVectorsPerThread; ++j) {
+      const uint4 v = src[j * KIT_WARP_SIZE + lane];
+      x[j][0] = bit_cast<T>(v.x);
+      x[j][1] = bit_cast<T>(v.y);
+      x[j][2] = bit_cast<T>(v.z);
+      x[j][3] = bit_cast<T>(v.w);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < Config::kVectorsPerThread; ++j)
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const std::size_t i = warp_first + std::size_t(j * KIT_WARP_SIZE + lane) * 4 + k;
+        x[j][k] = i < n ? in[i] : identity;
+      }
+  }
+}
+
+// Stores op(base, x) for a warp's segment, the inverse of load_segment.
+template <class Config, class T, class Op>
+__device__ __forceinline__ void store_segment(const T (&x)[Config::kVectorsPerThread][4], T base,
+                                              Op op, T *out, std::size_t n, bool whole_vectors,
+                                              std::size_t warp_first) {
+  const int lane = lane_id();
+  if (whole_vectors) {
+    uint4 *dst = reinterpret_cast<uint4 *>(out + warp_first);
+#pragma unroll
+    for (int j = 0; j < Config::kVectorsPerThread; ++j) {
+      uint4 v;
+      v.x = bit_cast<unsigned int>(op(base, x[j][0]));
+      v.y = bit_cast<unsigned int>(op(base, x[j][1]));
+      v.z = bit_cast<unsigned int>(op(base, x[j][2]));
+      v.w = bit_cast<unsigned int>(op(base, x[j][3]));
+      dst[j * KIT_WARP_SIZE + lane] = v;
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < Config::kVectorsPerThread; ++j)
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const std::size_t i = warp_first + std::size_t(j * KIT_WARP_SIZE + lane) * 4 + k;
+        if (i < n)
+          out[i] = op(base, x[j][k]);
+      }
+  }
+}
+
 } // namespace scan_detail
 
 // Inclusive scan of `in[0, n)` into `out` (which may equal `in`). With `carry_in`, every output
@@ -195,19 +264,23 @@ __device__ __forceinline__ T scan_warp_segment(T (&x)[kVectors][4], Op op, T ide
 // total there (carry_in included). Both are device pointers read/written in stream order, which
 // chains scans of consecutive chunks without a host round trip.
 template <class Config, class T, class Op>
-__global__ void __launch_bounds__(Config::kBlockThreads)
+__global__ void __launch_bounds__(Config::kBlockThreads +
+                                      (Config::kLookbackWarp ? KIT_WARP_SIZE : 0),
+                                  Config::kMinBlocks)
     decoupled_lookback_scan_kernel(const T *in, T *out, std::size_t n, Op op, T identity,
                                    ScanTileStates states, bool vector_io, const T *carry_in,
                                    T *total_out) {
+  using namespace scan_detail;
   static_assert(sizeof(T) == 4, "tile states pack 4-byte values");
-  constexpr int kWarps = Config::kBlockThreads / KIT_WARP_SIZE;
-  constexpr int kVectors = Config::kVectorsPerThread;
+  constexpr int kWarps = Config::kBlockThreads / KIT_WARP_SIZE; // warps that hold items
   constexpr std::size_t kWarpItems = std::size_t(KIT_WARP_SIZE) * Config::kItemsPerThread;
   static_assert(kWarps <= KIT_WARP_SIZE, "warp totals are scanned by one warp");
 
   __shared__ T warp_prefix[kWarps];
   __shared__ T tile_exclusive;
+  __shared__ T tile_aggregate;
   __shared__ unsigned int tile_slot;
+  __shared__ unsigned int warps_done;
 
   if (threadIdx.x == 0) {
     const unsigned int drawn = atomicAdd(states.ticket, 1u);
@@ -216,6 +289,7 @@ __global__ void __launch_bounds__(Config::kBlockThreads)
     if (drawn == states.tiles - 1)
       atomicExch(states.ticket, 0u);
     tile_slot = drawn;
+    warps_done = 0;
     if constexpr (Config::kPrefetchTiles > 0) {
       const std::size_t ahead = (std::size_t(drawn) + Config::kPrefetchTiles) * Config::kTileItems;
       if (vector_io && ahead < n) {
@@ -234,85 +308,91 @@ __global__ void __launch_bounds__(Config::kBlockThreads)
   const int warp = warp_id();
   const std::size_t tile_first = std::size_t(tile) * Config::kTileItems;
   const std::size_t warp_first = tile_first + std::size_t(warp) * kWarpItems;
+  const bool whole_vectors = vector_io && tile_first + Config::kTileItems <= n;
+  std::uint64_t *own_state = states.words + tile;
+  T x[Config::kVectorsPerThread][4];
 
-  // x[j][k]: item k of this lane's vector in row j of the warp's segment.
-  T x[kVectors][4];
-  if (vector_io && tile_first + Config::kTileItems <= n) {
-    const uint4 *src = reinterpret_cast<const uint4 *>(in + warp_first);
-#pragma unroll
-    for (int j = 0; j < kVectors; ++j) {
-      const uint4 v = src[j * KIT_WARP_SIZE + lane];
-      x[j][0] = scan_detail::bit_cast<T>(v.x);
-      x[j][1] = scan_detail::bit_cast<T>(v.y);
-      x[j][2] = scan_detail::bit_cast<T>(v.z);
-      x[j][3] = scan_detail::bit_cast<T>(v.w);
-    }
-  } else {
-#pragma unroll
-    for (int j = 0; j < kVectors; ++j)
-#pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        const std::size_t i = warp_first + std::size_t(j * KIT_WARP_SIZE + lane) * 4 + k;
-        x[j][k] = i < n ? in[i] : identity;
-      }
-  }
-
-  const T warp_total = scan_detail::scan_warp_segment(x, op, identity);
-  if (lane == 0)
-    warp_prefix[warp] = warp_total;
-  __syncthreads();
-
-  if (warp == 0) {
-    // Each lane reads and rewrites only its own slot, so no barrier is needed in between.
-    const T warp_total = lane < kWarps ? warp_prefix[lane] : identity;
-    T aggregate;
-    const T warp_exclusive = warp_exclusive_scan(warp_total, op, identity, aggregate);
-    if (lane < kWarps)
-      warp_prefix[lane] = warp_exclusive;
-
-    using namespace scan_detail;
-    std::uint64_t *own_state = states.words + tile;
-    T exclusive;
-    if (tile == 0) {
-      exclusive = carry_in ? *carry_in : identity;
+  if constexpr (Config::kLookbackWarp) {
+    // The last warp holds no items: it looks back from the moment the ticket is known, so its
+    // wait for the predecessors overlaps the other warps' loads and scans. Those publish the
+    // aggregate (the last of them to finish), the look-back warp the prefix; both publish with an
+    // atomic max, under which a prefix word outranks the aggregate word of the same epoch, so
+    // the state only moves forward whichever reaches memory first.
+    const bool looks_back = warp == kWarps;
+    T exclusive = identity;
+    if (looks_back) {
+      exclusive = tile == 0 ? (carry_in ? *carry_in : identity)
+                            : look_back<Config::kOrder>(states, tile, op, identity);
     } else {
-      // Publish early: successors can combine this aggregate while we are still looking back.
-      if (lane == 0)
-        publish_state<Config::kOrder>(own_state,
-                                      pack_state(kStatusAggregate, states.epoch, aggregate));
-      exclusive = look_back<Config::kOrder>(states, tile, op, identity);
+      load_segment<Config>(x, in, n, identity, whole_vectors, warp_first);
+      const T warp_total = scan_warp_segment(x, op, identity);
+      if (lane == 0) {
+        warp_prefix[warp] = warp_total;
+        __threadfence_block(); // the total is visible before the arrival is counted
+        if (atomicAdd(&warps_done, 1u) == kWarps - 1) {
+          __threadfence_block();
+          const volatile T *totals = warp_prefix;
+          T aggregate = identity;
+          for (int w = 0; w < kWarps; ++w)
+            aggregate = op(aggregate, T(totals[w]));
+          tile_aggregate = aggregate;
+          if (tile > 0)
+            gpu_atomic_max_relaxed(own_state,
+                                   pack_state(kStatusAggregate, states.epoch, aggregate));
+        }
+      }
     }
-    const T inclusive = op(exclusive, aggregate);
-    if (lane == 0) {
-      publish_state<Config::kOrder>(own_state, pack_state(kStatusPrefix, states.epoch, inclusive));
+    __syncthreads();
+    if (looks_back && lane == 0) {
+      const T inclusive = op(exclusive, tile_aggregate);
+      gpu_atomic_max_relaxed(own_state, pack_state(kStatusPrefix, states.epoch, inclusive));
       tile_exclusive = exclusive;
       if (total_out && tile == states.tiles - 1)
         *total_out = inclusive;
     }
-  }
-  __syncthreads();
-
-  const T base = op(tile_exclusive, warp_prefix[warp]);
-  if (vector_io && tile_first + Config::kTileItems <= n) {
-    uint4 *dst = reinterpret_cast<uint4 *>(out + warp_first);
-#pragma unroll
-    for (int j = 0; j < kVectors; ++j) {
-      uint4 v;
-      v.x = scan_detail::bit_cast<unsigned int>(op(base, x[j][0]));
-      v.y = scan_detail::bit_cast<unsigned int>(op(base, x[j][1]));
-      v.z = scan_detail::bit_cast<unsigned int>(op(base, x[j][2]));
-      v.w = scan_detail::bit_cast<unsigned int>(op(base, x[j][3]));
-      dst[j * KIT_WARP_SIZE + lane] = v;
-    }
+    __syncthreads();
+    if (looks_back)
+      return;
+    T base = tile_exclusive;
+    for (int w = 0; w < warp; ++w)
+      base = op(base, warp_prefix[w]);
+    store_segment<Config>(x, base, op, out, n, whole_vectors, warp_first);
   } else {
-#pragma unroll
-    for (int j = 0; j < kVectors; ++j)
-#pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        const std::size_t i = warp_first + std::size_t(j * KIT_WARP_SIZE + lane) * 4 + k;
-        if (i < n)
-          out[i] = op(base, x[j][k]);
+    // Warp 0 combines the warp totals, publishes the aggregate and then looks back.
+    load_segment<Config>(x, in, n, identity, whole_vectors, warp_first);
+    const T warp_total = scan_warp_segment(x, op, identity);
+    if (lane == 0)
+      warp_prefix[warp] = warp_total;
+    __syncthreads();
+    if (warp == 0) {
+      // Each lane reads and rewrites only its own slot, so no barrier is needed in between.
+      const T total = lane < kWarps ? warp_prefix[lane] : identity;
+      T aggregate;
+      const T warp_exclusive = warp_exclusive_scan(total, op, identity, aggregate);
+      if (lane < kWarps)
+        warp_prefix[lane] = warp_exclusive;
+      T exclusive;
+      if (tile == 0) {
+        exclusive = carry_in ? *carry_in : identity;
+      } else {
+        // Publish early: successors can combine this aggregate while we are still looking back.
+        if (lane == 0)
+          publish_state<Config::kOrder>(own_state,
+                                        pack_state(kStatusAggregate, states.epoch, aggregate));
+        exclusive = look_back<Config::kOrder>(states, tile, op, identity);
       }
+      const T inclusive = op(exclusive, aggregate);
+      if (lane == 0) {
+        publish_state<Config::kOrder>(own_state,
+                                      pack_state(kStatusPrefix, states.epoch, inclusive));
+        tile_exclusive = exclusive;
+        if (total_out && tile == states.tiles - 1)
+          *total_out = inclusive;
+      }
+    }
+    __syncthreads();
+    store_segment<Config>(x, op(tile_exclusive, warp_prefix[warp]), op, out, n, whole_vectors,
+                          warp_first);
   }
 }
 
@@ -381,9 +461,10 @@ void device_inclusive_scan(const T *in, T *out, std::size_t n, Op op, T identity
   const bool vector_io = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
                          reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   const ScanTileStates states = workspace.next_launch(static_cast<unsigned int>(tiles), stream);
-  decoupled_lookback_scan_kernel<Config>
-      <<<static_cast<unsigned int>(tiles), Config::kBlockThreads, 0, stream>>>(
-          in, out, n, op, identity, states, vector_io, carry_in, total_out);
+  static const int warp_size = gpu::device_warp_size();
+  const int threads = Config::kBlockThreads + (Config::kLookbackWarp ? warp_size : 0);
+  decoupled_lookback_scan_kernel<Config><<<static_cast<unsigned int>(tiles), threads, 0, stream>>>(
+      in, out, n, op, identity, states, vector_io, carry_in, total_out);
   GPU_CHECK_LAUNCH("decoupled_lookback_scan_kernel");
 }
 

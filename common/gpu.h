@@ -273,6 +273,16 @@ __device__ __forceinline__ void gpu_store_relaxed(std::uint64_t *p, std::uint64_
 #endif
 }
 
+// Relaxed device-scope 64-bit atomic max (no ordering of other memory). Publishing a state word
+// with it makes the state monotonic when several threads may publish in either order.
+__device__ __forceinline__ void gpu_atomic_max_relaxed(std::uint64_t *p, std::uint64_t v) {
+#if KIT_CUDA
+  atomicMax(reinterpret_cast<unsigned long long *>(p), static_cast<unsigned long long>(v));
+#else
+  __hip_atomic_fetch_max(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+
 // Asks the memory system to bring `bytes` bytes from `p` into L2 without holding registers or
 // shared memory for them; called by ONE thread for the whole range. `p` must be 16-byte aligned
 // and `bytes` a multiple of 16. On sm_90+ it is one bulk prefetch (cp.async.bulk.prefetch.L2),

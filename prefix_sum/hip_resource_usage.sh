@@ -34,10 +34,11 @@ awk -v arch="$arch" '
       if (k in seen) continue
       seen[k] = 1
       short = k
-      if (match(k, /ScanConfigILi[0-9]+ELi[0-9]+ELNS_13LookbackOrderE[01]ELi[0-9]+E/)) {
-        split(substr(k, RSTART, RLENGTH), f, /ILi|ELi|ELNS_13LookbackOrderE|E$/)
-        short = sprintf("scan %sx%s %s%s", f[2], f[3], f[4] == "0" ? "relaxed" : "rel/acq",
-                        f[5] == "0" ? "" : " pf" f[5])
+      if (match(k, /ScanConfigILi[0-9]+ELi[0-9]+ELNS_13LookbackOrderE[01]ELi[0-9]+ELb[01]ELi[0-9]+E/)) {
+        split(substr(k, RSTART, RLENGTH), f, /ILi|ELi|ELNS_13LookbackOrderE|ELb|E$/)
+        short = sprintf("scan %sx%s %s%s%s%s", f[2], f[3], f[4] == "0" ? "relaxed" : "rel/acq",
+                        f[5] == "0" ? "" : " pf" f[5], f[6] == "1" ? " lbw" : "",
+                        f[7] == "1" ? "" : " min" f[7])
         if (k ~ /NS_3MaxE/) short = short " (max)"
       }
       printf "%-6s %-6s %-9s %-8s %-8s %-12s %s\n", vgpr[k], sgpr[k], occ[k], vspill[k], sspill[k], scratch[k], short

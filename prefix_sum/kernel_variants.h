@@ -1,6 +1,6 @@
 // The scan configurations the benchmark compares and the GPU tests check: the kit's default plus
-// neighbours in prefetch distance, memory ordering and tile shape, so that the choice of the
-// default stays a measured one.
+// neighbours in tile shape, look-back order, prefetch and memory ordering, so that the choice of
+// the default stays a measured one.
 #pragma once
 
 #include "device_scan.h"
@@ -16,6 +16,10 @@ template <class Config> struct ScanVariant {
                        (Config::kOrder == kit::LookbackOrder::kRelaxed ? " relaxed" : " rel/acq");
     if (Config::kPrefetchTiles > 0)
       text += " pf" + std::to_string(Config::kPrefetchTiles);
+    if (Config::kLookbackWarp)
+      text += " lbw";
+    if (Config::kMinBlocks > 1)
+      text += " min" + std::to_string(Config::kMinBlocks);
     if (std::is_same_v<Config, kit::DefaultScanConfig>)
       text += " (default)";
     return text;
@@ -35,16 +39,16 @@ template <class Visitor> void for_each_scan_variant(Visitor &&visit) {
   using kit::ScanConfig;
   using scan_variants_detail::visit_unless_default;
   visit(ScanVariant<kit::DefaultScanConfig>{});
-  // Prefetch distance (in tiles) at the default shape; 0 is the register-only kernel.
+  // The look-back warp at other tile shapes, with an occupancy hint, with an L2 prefetch.
+  visit_unless_default<ScanConfig<256, 32, LookbackOrder::kRelaxed, 0, true, 4>>(visit);
+  visit_unless_default<ScanConfig<256, 32, LookbackOrder::kRelaxed, 32, true>>(visit);
+  visit_unless_default<ScanConfig<256, 24, LookbackOrder::kRelaxed, 0, true>>(visit);
+  visit_unless_default<ScanConfig<192, 32, LookbackOrder::kRelaxed, 0, true>>(visit);
+  visit_unless_default<ScanConfig<128, 64, LookbackOrder::kRelaxed, 0, true>>(visit);
+  visit_unless_default<ScanConfig<384, 32, LookbackOrder::kRelaxed, 0, true>>(visit);
+  // Warp 0 looks back after the tile is scanned (the classic order): alone, with an L2 prefetch
+  // 128 tiles ahead, and with release/acquire instead of relaxed states.
   visit_unless_default<ScanConfig<256, 32, LookbackOrder::kRelaxed, 0>>(visit);
-  visit_unless_default<ScanConfig<256, 32, LookbackOrder::kRelaxed, 64>>(visit);
-  visit_unless_default<ScanConfig<256, 32, LookbackOrder::kRelaxed, 256>>(visit);
-  visit_unless_default<ScanConfig<256, 32, LookbackOrder::kRelaxed, 512>>(visit);
-  // Memory ordering of the tile states.
-  visit_unless_default<ScanConfig<256, 32, LookbackOrder::kReleaseAcquire, 128>>(visit);
-  // Tile shape, with the prefetch.
-  visit_unless_default<ScanConfig<256, 48, LookbackOrder::kRelaxed, 96>>(visit);
-  visit_unless_default<ScanConfig<128, 32, LookbackOrder::kRelaxed, 128>>(visit);
-  visit_unless_default<ScanConfig<256, 16, LookbackOrder::kRelaxed, 128>>(visit);
-  visit_unless_default<ScanConfig<512, 16, LookbackOrder::kRelaxed, 128>>(visit);
+  visit_unless_default<ScanConfig<256, 32, LookbackOrder::kRelaxed, 128>>(visit);
+  visit_unless_default<ScanConfig<256, 32, LookbackOrder::kReleaseAcquire, 0>>(visit);
 }
