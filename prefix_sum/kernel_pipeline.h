@@ -24,6 +24,7 @@ struct PrefixSumTiming {
   double stage_out_ms = 0; // host copies from pinned staging into the caller's output
 };
 
-// Inclusive int32 scan (wrap-around) of host arrays on the GPU. `timing` may be null.
+// Inclusive int32 scan (wrap-around) of host arrays on the GPU; `input == output` is allowed
+// (each chunk is staged in before its result is written back). `timing` may be null.
 void prefix_sum_gpu(const int *input, int *output, std::size_t n,
                     PrefixSumPath path = PrefixSumPath::kAuto, PrefixSumTiming *timing = nullptr);

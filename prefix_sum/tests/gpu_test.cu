@@ -287,6 +287,10 @@ void check_host_paths(Checker &check) {
                          describe(std::string("host path ") + path_name, n).c_str());
       check.expect(timing.total_ms > 0 && timing.scan_ms > 0,
                    describe(std::string("timing filled, ") + path_name, n).c_str());
+      std::vector<int> in_place = input; // the programs call solve() with input == output
+      prefix_sum_gpu(in_place.data(), in_place.data(), n, path, nullptr);
+      check.expect_equal(in_place, expected,
+                         describe(std::string("host path in place ") + path_name, n).c_str());
     }
   }
   const int n = 1000003;

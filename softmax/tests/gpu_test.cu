@@ -352,6 +352,10 @@ int main() {
       solve(input.data(), got.data(), static_cast<int>(n));
       compare(check, got, reference(input),
               std::string("solve ") + family_name(family) + " n=" + std::to_string(n));
+      std::vector<float> in_place = input; // the program calls solve() with input == output
+      solve(in_place.data(), in_place.data(), static_cast<int>(n));
+      compare(check, in_place, reference(input),
+              std::string("solve in place ") + family_name(family) + " n=" + std::to_string(n));
     }
   }
   return check.finish("softmax_gpu_test");

@@ -11,6 +11,8 @@
 # a GPU build the two wall times can be compared directly.
 #
 #   testcases/bench/small_input_sweep.sh BUILD_DIR WORK_DIR
+# Environment: SIZES (prefix_sum/softmax N values), APSP_V (apsp vertex counts, "" to skip),
+# REPEATS (runs per measurement, default 5), e.g. SIZES="20000000 100000000" APSP_V="" REPEATS=3.
 set -euo pipefail
 
 if [[ $# -ne 2 ]]; then
@@ -30,11 +32,11 @@ grep -q '"backend": "\(CUDA\|HIP\)"' "$build/kit_programs.json" && gpu_build=1
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# Runs `program input` 5 times with KIT_SMALL_INPUT_MAX=$3; prints "median_wall median_ms" where
+# Runs `program input` $REPEATS times with KIT_SMALL_INPUT_MAX=$3; prints "median_wall median_ms" where
 # the ms are the sum of the phases matching the regex $4 in the KIT_TIMING line.
 measure() {
   local walls=() phases=()
-  for ((i = 0; i < 5; ++i)); do
+  for ((i = 0; i < ${REPEATS:-5}; ++i)); do
     read -r wall _ status < <(KIT_TIMING=1 KIT_SMALL_INPUT_MAX=$3 "$bin/run_timed" "$work/got" \
       "$1" "$2" 2>"$work/timing")
     [[ $status -eq 0 ]] || { echo "$1 $2 exited with $status" >&2; exit 1; }
@@ -66,13 +68,13 @@ echo "| problem | size | CPU path: parse + reference (ms) | CPU path wall (s) | 
 echo "|---|---|---:|---:|---:|---:|"
 for problem in prefix_sum softmax; do
   [[ -x $bin/$problem ]] || continue
-  for n in 1000 10000 100000 300000 1000000 2000000 3000000 5000000 10000000; do
+  for n in ${SIZES-1000 10000 100000 300000 1000000 2000000 3000000 5000000 10000000}; do
     row "$problem" "N = $n" random "$n" 11
   done
 done
 if [[ -x $bin/apsp ]]; then
   # Dense graphs are the CPU reference's worst case at a given V (Floyd-Warshall, V^3).
-  for v in 64 128 256 384 512 640 768 1024; do
+  for v in ${APSP_V-64 128 256 384 512 640 768 1024}; do
     row apsp "V = $v, E = $((v * v / 4))" random "$v" $((v * v / 4)) 11
   done
 fi
