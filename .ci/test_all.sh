@@ -4,6 +4,7 @@
 #   2. builds the CPU backend and runs every CTest test (host, CPU programs, fuzz);
 #   3. builds the CUDA backend (sm_90 + sm_100) and the HIP backend (gfx908) and runs their `gpu`
 #      tests, which SKIP on a machine without a GPU (compile and link only) and run for real on one;
+#      checks that no contest kernel spills registers on gfx908 (<problem>/hip_resource_usage.sh);
 #   4. runs the SLURM end-to-end test of self_test_and_submit.sbatch and builds the exported
 #      submission folders with their own Makefiles.
 # Usage: bash .ci/test_all.sh   (as root on a fresh Debian 12 machine; JOBS=N to set parallelism)
@@ -75,7 +76,10 @@ cuda_backend() {
 hip_backend() {
   cmake -S . -B build/ci-hip -G Ninja -DGPU_BACKEND=HIP -DGPU_ARCH=gfx908 &&
     cmake --build build/ci-hip &&
-    ctest --test-dir build/ci-hip -L gpu --output-on-failure
+    ctest --test-dir build/ci-hip -L gpu --output-on-failure &&
+    # No contest kernel may spill registers on MI100 (each script prints its table).
+    bash prefix_sum/hip_resource_usage.sh && bash softmax/hip_resource_usage.sh &&
+    bash apsp/hip_resource_usage.sh
 }
 
 stage "Debian packages" install_packages

@@ -1,6 +1,7 @@
 // Every gpu.h device primitive against a CPU model: warp size, lane ids, the four shuffles,
 // ballot and lane-mask helpers, gpu_add_min / gpu_min3 (including the APSP infinity), the spin
-// back-off hint and acquire/release message passing between two blocks.
+// back-off hint, acquire/release message passing between two blocks, the 64-bit atomic max, and
+// the memory-movement hints (L2 prefetch, asynchronous global-to-shared copies).
 #include "gpu.h"
 #include "test_support.h"
 
@@ -78,6 +79,29 @@ __global__ void message_passing_kernel(std::uint64_t *flag, int *payload, int *s
     if (threadIdx.x == 0)
       seen[n] = static_cast<int>(kit::gpu_load_relaxed(flag) & 0xffff);
   }
+}
+
+// Every thread folds its value into one of `words` counters with the relaxed 64-bit atomic max.
+__global__ void atomic_max_kernel(const std::uint64_t *values, std::uint64_t *words, int count,
+                                  int word_count) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count)
+    kit::gpu_atomic_max_relaxed(words + i % word_count, values[i]);
+}
+
+// Thread 0 prefetches the block's slice into L2 (a hint: it must change nothing); every thread
+// copies one 16-byte vector into shared memory asynchronously; after the wait and a barrier each
+// thread writes out a vector another thread copied (reversed), so shared memory really is used.
+__global__ void async_copy_kernel(const int4 *in, int4 *out) {
+  __shared__ int4 staged[256];
+  const int4 *slice = in + static_cast<size_t>(blockIdx.x) * blockDim.x;
+  if (threadIdx.x == 0)
+    kit::gpu_prefetch_l2(slice, blockDim.x * sizeof(int4));
+  kit::gpu_async_copy_16(&staged[threadIdx.x], slice + threadIdx.x);
+  kit::gpu_async_copy_wait_all();
+  __syncthreads();
+  out[static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x] =
+      staged[blockDim.x - 1 - threadIdx.x];
 }
 
 void model(const std::vector<int> &in, const std::vector<int> &a, const std::vector<int> &b,
@@ -170,6 +194,40 @@ int main() {
       want[j] = 3 * j + 1;
     want[payload_size] = 0x7890;
     check.expect_equal(d_seen.download(), want, "acquire/release message passing");
+  }
+  {
+    const int count = 8 * 256, word_count = 5;
+    std::vector<std::uint64_t> values(count);
+    std::mt19937_64 rng64(11);
+    for (auto &v : values) // the full unsigned range: the high bit must compare as unsigned
+      v = rng64();
+    std::vector<std::uint64_t> want(word_count, 0);
+    for (int i = 0; i < count; ++i)
+      want[i % word_count] = std::max(want[i % word_count], values[i]);
+    kit::test::DeviceBuffer<std::uint64_t> d_values(count), d_words(word_count);
+    d_values.upload(values);
+    GPU_CHECK(cudaMemset(d_words.get(), 0, word_count * sizeof(std::uint64_t)));
+    atomic_max_kernel<<<8, 256>>>(d_values.get(), d_words.get(), count, word_count);
+    GPU_CHECK_LAUNCH("atomic_max_kernel");
+    check.expect_equal(d_words.download(), want, "gpu_atomic_max_relaxed (unsigned 64-bit)");
+  }
+  {
+    const int blocks = 6, threads = 256, vectors = blocks * threads;
+    std::vector<int> in(4 * vectors), want(4 * vectors);
+    std::uniform_int_distribution<int> any(-(1 << 30), 1 << 30);
+    for (int &x : in)
+      x = any(rng);
+    for (int v = 0; v < vectors; ++v) {
+      const int source = v / threads * threads + (threads - 1 - v % threads);
+      for (int k = 0; k < 4; ++k)
+        want[4 * v + k] = in[4 * source + k];
+    }
+    kit::test::DeviceBuffer<int> d_in(in.size()), d_out(in.size());
+    d_in.upload(in);
+    async_copy_kernel<<<blocks, threads>>>(reinterpret_cast<const int4 *>(d_in.get()),
+                                           reinterpret_cast<int4 *>(d_out.get()));
+    GPU_CHECK_LAUNCH("async_copy_kernel");
+    check.expect_equal(d_out.download(), want, "gpu_prefetch_l2 + gpu_async_copy_16");
   }
   return check.finish("gpu_primitives_test");
 }

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Register use and spills of every kernel in some HIP sources, from the compiler's resource-usage
+# remarks (hipcc -O3 -Rpass-analysis=kernel-resource-usage), one row per kernel. Exits 1 if any
+# kernel spills registers or uses scratch memory: in the kit's kernels, which keep their working
+# set in registers on purpose, scratch traffic would cost more than the work itself.
+#
+#   cmake/hip_resource_usage.sh [-a ARCH] [-n SED_SCRIPT] SOURCE...
+#
+# SOURCE paths are relative to the repository root and compiled with -I common and -I their own
+# folder. ARCH defaults to gfx908 (MI100); HIPCC=<compiler> picks another hipcc. Kernel names are
+# demangled, then passed through SED_SCRIPT (sed -E) to shorten them. Each problem's
+# hip_resource_usage.sh names its sources and its shortening.
+set -euo pipefail
+arch=gfx908
+shorten=''
+while getopts "a:n:" option; do
+  case $option in
+  a) arch=$OPTARG ;;
+  n) shorten=$OPTARG ;;
+  *) exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+if [[ $# -eq 0 ]]; then
+  echo "usage: $0 [-a ARCH] [-n SED_SCRIPT] SOURCE..." >&2
+  exit 2
+fi
+hipcc="${HIPCC:-hipcc}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+remarks="$(mktemp)"
+table="$(mktemp)"
+trap 'rm -f "$remarks" "$table"' EXIT
+
+for source in "$@"; do
+  "$hipcc" -std=c++17 -O3 --offload-arch="$arch" -x hip -I "$root/common" \
+    -I "$root/$(dirname "$source")" -c "$root/$source" -o /dev/null \
+    -Rpass-analysis=kernel-resource-usage 2>>"$remarks"
+done
+
+# One line per kernel (first occurrence): VGPRs AGPRs SGPRs waves VGPR-spill SGPR-spill scratch
+# LDS mangled-name. The exit status says whether any kernel spills.
+awk '
+  /remark: Function Name:/ { name = $NF == "[-Rpass-analysis=kernel-resource-usage]" ? $(NF-1) : $NF }
+  /remark: +VGPRs: /       { vgpr[name] = $(NF-1) }
+  /remark: +AGPRs: /       { agpr[name] = $(NF-1) }
+  /remark: +SGPRs: /       { sgpr[name] = $(NF-1) }
+  /remark: +Occupancy/     { occ[name] = $(NF-1) }
+  /remark: +VGPRs Spill:/  { vspill[name] = $(NF-1) }
+  /remark: +SGPRs Spill:/  { sspill[name] = $(NF-1) }
+  /remark: +LDS Size/      { lds[name] = $(NF-1) }
+  /remark: +ScratchSize/   { scratch[name] = $(NF-1); order[++count] = name }
+  END {
+    spills = 0
+    for (i = 1; i <= count; ++i) {
+      k = order[i]
+      if (k in seen) continue
+      seen[k] = 1
+      printf "%s %s %s %s %s %s %s %s %s\n", vgpr[k], agpr[k] == "" ? "-" : agpr[k], sgpr[k],
+             occ[k], vspill[k], sspill[k], scratch[k], lds[k], k
+      spills += vspill[k] + sspill[k] + scratch[k]
+    }
+    if (count == 0) exit 2
+    exit spills > 0
+  }' "$remarks" >"$table" && status=0 || status=$?
+if [[ $status -eq 2 ]]; then
+  echo "FAIL: no resource-usage remarks (did the compile fail?)"
+  exit 1
+fi
+
+echo "$arch resource usage (LDS: static shared memory only; dynamic shared memory comes on top)"
+format='%-6s %-6s %-6s %-10s %-9s %-9s %-8s %-6s %s\n'
+printf "$format" VGPRs AGPRs SGPRs waves/SIMD VGPRspill SGPRspill scratch LDS kernel
+while read -r vgpr agpr sgpr waves vspill sspill scratch lds name; do
+  short="$(echo "$name" | c++filt | sed -E 's/\(anonymous namespace\):://g; s/^void //;
+    s/\([^()]*\)$//' | sed -E "$shorten")"
+  printf "$format" "$vgpr" "$agpr" "$sgpr" "$waves" "$vspill" "$sspill" "$scratch" "$lds" "$short"
+done <"$table"
+if [[ $status -ne 0 ]]; then
+  echo "FAIL: register spills or scratch use"
+  exit 1
+fi
+echo "no spills"
