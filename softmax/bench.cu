@@ -390,18 +390,12 @@ int main(int argc, char **argv) {
         std::size_t shared_limit;
         bool shared_first;
         bool size_shared;
-        bool keep_terms;
       };
-      // keep-terms (pass 2 scales kept terms instead of an exp per value) in both load orders,
-      // between two repeats of the default configuration, which show the run's noise.
       constexpr unsigned kMin = softmax_gpu::detail::kDefaultOnChipMinItems;
-      for (Variant v : {Variant{kMin, 0, true, true, false}, Variant{kMin, 0, true, true, true},
-                        Variant{kMin, 0, false, true, true}, Variant{kMin, 0, true, true, false},
-                        Variant{4, 0, true, true, false}, Variant{16, 0, true, true, false},
-                        Variant{kMin, 0, false, true, false}, Variant{kMin, 0, true, false, false},
-                        Variant{kMin, 0, false, false, false}}) {
-        engine.tune_onchip(v.min_items, v.shared_limit, v.shared_first, v.size_shared,
-                           v.keep_terms);
+      for (Variant v :
+           {Variant{4, 0, true, true}, Variant{16, 0, true, true}, Variant{kMin, 0, false, true},
+            Variant{kMin, 0, true, false}, Variant{kMin, 0, false, false}}) {
+        engine.tune_onchip(v.min_items, v.shared_limit, v.shared_first, v.size_shared);
         if (n <= engine.onchip_capacity()) {
           const double ms =
               timer.median_ms([&] { engine.run(d_in, d_out, n, 0, Method::kOnChip); }, runs);
@@ -413,8 +407,6 @@ int main(int argc, char **argv) {
             name += " regs-first";
           if (!v.size_shared)
             name += " all-smem";
-          if (v.keep_terms)
-            name += " keep-terms";
           rows.push_back({name, ms, 12, checked()});
         }
       }

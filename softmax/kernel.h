@@ -81,11 +81,9 @@ public:
   // means less capacity); shared_first picks the order of its loads (kernel_engine.cu); with
   // size_shared_to_n a launch takes only the shared memory that n needs (the rest stays L1),
   // otherwise all of it. The constructor applies the defaults (kDefaultOnChipMinItems, 0, true,
-  // true). keep_terms (experiment, default false): pass 1 keeps each value's term in place of
-  // the value and pass 2 multiplies it by one factor per group of 8 float4 instead of evaluating
-  // an exp per value (kernel_engine.cu). May synchronise the device.
+  // true). May synchronise the device.
   void tune_onchip(unsigned min_items_per_thread, std::size_t shared_bytes_limit,
-                   bool shared_first = true, bool size_shared_to_n = true, bool keep_terms = false);
+                   bool shared_first = true, bool size_shared_to_n = true);
   // Blocks that `method` launches for n elements (the single-kernel methods wait for all of them
   // at the grid barrier).
   unsigned grid(Method method, std::size_t n) const;
@@ -106,7 +104,6 @@ private:
   unsigned onchip_min_items_ = 0;
   bool onchip_shared_first_ = true;
   bool onchip_size_shared_ = true;
-  bool onchip_keep_terms_ = false;
   std::size_t onchip_shared_bytes_ = 0;
   void *control_ = nullptr;           // ticket, barrier, statistics (device)
   std::uint64_t *partials_ = nullptr; // two words per partial (device)

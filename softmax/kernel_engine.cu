@@ -138,17 +138,11 @@ __global__ __launch_bounds__(kBlockThreads) void resident_kernel(const float *in
 // two orders are within 2.6 % of each other either way (README); the default is shared first, the
 // faster one at 1e7. Dynamic shared memory layout: the pair scratch, then slot s of thread t at
 // float4 s * kBlock + t (a warp's accesses are consecutive 16-byte words).
-// kKeepTerms (experiment): pass 1 overwrites every item, in registers and in shared memory, with
-// its term 2^(x log2(e) - r) and keeps the reference r of each group of kOnChipGroup items in a
-// register, so that pass 2 is one multiplication per value by group_factor(r) (one ldexpf per
-// group) instead of one exp per value.
-template <bool kSharedFirst, bool kKeepTerms>
+template <bool kSharedFirst>
 __global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *in, float *out,
                                                                   Layout layout, Workspace ws) {
   extern __shared__ float4 dynamic_shared[];
   constexpr int kScratchSlots = (sizeof(PairScratch<kBlockThreads>) + 15) / 16;
-  constexpr int kRegisterGroups = kOnChipRegisterItems / kOnChipGroup;
-  static_assert(kOnChipRegisterItems % kOnChipGroup == 0, "whole groups in registers");
   auto &scratch = *reinterpret_cast<PairScratch<kBlockThreads> *>(dynamic_shared);
   float4 *slots = dynamic_shared + kScratchSlots + threadIdx.x;
   GridBarrier barrier(ws.control);
@@ -187,45 +181,21 @@ __global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *i
   const float extra = has_extra ? in[layout.extra_index(threadIdx.x)] : 0.0f;
 
   Running r;
-  // The reference of each group's terms (kKeepTerms).
-  float register_refs[kRegisterGroups];
-  float shared_refs[kOnChipMaxSharedGroups];
   auto add_register_items = [&] {
 #pragma unroll
-    for (int g = 0; g < kRegisterGroups; ++g) {
-      r.add_group<kOnChipGroup, kKeepTerms>(items + g * kOnChipGroup);
-      register_refs[g] = r.p.ref; // unchanged by a group of padding, whose items are not stored
-    }
+    for (int j = 0; j < kOnChipRegisterItems; j += kOnChipGroup)
+      r.add_group<kOnChipGroup>(items + j);
   };
-  auto add_shared_group = [&](unsigned s) {
+  if (!kSharedFirst)
+    add_register_items();
+  kit::gpu_async_copy_wait_all();
+  for (unsigned s = 0; s < shared_count; s += kOnChipGroup) {
     float4 group[kOnChipGroup];
 #pragma unroll
     for (int u = 0; u < kOnChipGroup; ++u)
       group[u] = s + u < shared_count ? slots[(s + u) * kBlockThreads]
                                       : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
-    r.add_group<kOnChipGroup, kKeepTerms>(group);
-    if (kKeepTerms) {
-#pragma unroll
-      for (int u = 0; u < kOnChipGroup; ++u)
-        if (s + u < shared_count)
-          slots[(s + u) * kBlockThreads] = group[u];
-    }
-  };
-  if (!kSharedFirst)
-    add_register_items();
-  kit::gpu_async_copy_wait_all();
-  if (kKeepTerms) {
-#pragma unroll
-    for (int g = 0; g < kOnChipMaxSharedGroups; ++g) {
-      shared_refs[g] = -INFINITY;
-      if (g * kOnChipGroup < static_cast<int>(shared_count)) {
-        add_shared_group(g * kOnChipGroup);
-        shared_refs[g] = r.p.ref;
-      }
-    }
-  } else {
-    for (unsigned s = 0; s < shared_count; s += kOnChipGroup)
-      add_shared_group(s);
+    r.add_group<kOnChipGroup>(group);
   }
   if (kSharedFirst)
     add_register_items();
@@ -238,46 +208,19 @@ __global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *i
   const Stats stats = combine_partials(ws.partials, gridDim.x, scratch);
   if (blockIdx.x == 0 && threadIdx.x == 0)
     ws.control->stats = stats;
-  // Pass-2 stores test their index again instead of reusing the loads' j < count (or s <
-  // shared_count): a test the compiler could share with pass 1 would keep 40 lane masks alive
-  // across the barrier (gfx908 ran out of scalar registers).
-  float4 *shared_out = out4 + first + kOnChipRegisterItems * stride;
-  if (kKeepTerms) {
-    float4 *p = out4 + first;
-#pragma unroll
-    for (int g = 0; g < kRegisterGroups; ++g) {
-      const float factor = group_factor(register_refs[g], stats);
-#pragma unroll
-      for (int u = 0; u < kOnChipGroup; ++u, p += stride) {
-        const int j = g * kOnChipGroup + u;
-        if (first + j * stride < nvec)
-          *p = make_float4(items[j].x * factor, items[j].y * factor, items[j].z * factor,
-                           items[j].w * factor);
-      }
-    }
-#pragma unroll
-    for (int g = 0; g < kOnChipMaxSharedGroups; ++g) {
-      const float factor = group_factor(shared_refs[g], stats);
-#pragma unroll
-      for (int u = 0; u < kOnChipGroup; ++u) {
-        const unsigned s = g * kOnChipGroup + u;
-        if (first + (kOnChipRegisterItems + s) * stride < nvec) {
-          const float4 t = slots[s * kBlockThreads];
-          shared_out[s * stride] =
-              make_float4(t.x * factor, t.y * factor, t.z * factor, t.w * factor);
-        }
-      }
-    }
-  } else {
+  {
+    // Tested as an index, not as j < count: a test the compiler could share with the loads
+    // would keep 40 lane masks alive across the barrier (gfx908 ran out of scalar registers).
     float4 *p = out4 + first;
 #pragma unroll
     for (int j = 0; j < kOnChipRegisterItems; ++j, p += stride)
       if (first + j * stride < nvec)
         *p = normalized(items[j], stats);
-#pragma unroll 4
-    for (unsigned s = 0; s < shared_count; ++s)
-      shared_out[s * stride] = normalized(slots[s * kBlockThreads], stats);
   }
+  float4 *shared_out = out4 + first + kOnChipRegisterItems * stride;
+#pragma unroll 4
+  for (unsigned s = 0; s < shared_count; ++s)
+    shared_out[s * stride] = normalized(slots[s * kBlockThreads], stats);
   if (has_extra)
     out[layout.extra_index(threadIdx.x)] = normalized(extra, stats);
 }
@@ -286,12 +229,6 @@ __global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *i
 constexpr std::size_t onchip_scratch_bytes() {
   return (sizeof(PairScratch<kBlockThreads>) + 15) / 16 * 16;
 }
-
-// The on-chip kernel for each (shared first, keep terms) choice.
-using OnChipKernel = void (*)(const float *, float *, Layout, Workspace);
-constexpr OnChipKernel kOnChipKernels[2][2] = {
-    {onchip_kernel<false, false>, onchip_kernel<false, true>},
-    {onchip_kernel<true, false>, onchip_kernel<true, true>}};
 
 template <class Kernel> unsigned full_occupancy_grid(Kernel kernel, std::size_t shared_bytes = 0) {
   const int blocks = kit::gpu::resident_blocks(kernel, kBlockThreads, shared_bytes);
@@ -342,12 +279,12 @@ Engine::Engine() {
   resident_grid_ = full_occupancy_grid(resident_kernel);
   GPU_CHECK(cudaMalloc(&control_, sizeof(Control)));
   GPU_CHECK(cudaMemset(control_, 0, sizeof(Control)));
-  tune_onchip(kDefaultOnChipMinItems, 0, true, true, false);
+  tune_onchip(kDefaultOnChipMinItems, 0, true, true);
   reserve_partials(std::max({reduce_grid_, persistent_grid_, resident_grid_, onchip_grid_}));
 }
 
 void Engine::tune_onchip(unsigned min_items_per_thread, std::size_t shared_bytes_limit,
-                         bool shared_first, bool size_shared_to_n, bool keep_terms) {
+                         bool shared_first, bool size_shared_to_n) {
   std::size_t bytes = static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block());
   if (shared_bytes_limit != 0)
     bytes = std::min(bytes, shared_bytes_limit);
@@ -355,20 +292,16 @@ void Engine::tune_onchip(unsigned min_items_per_thread, std::size_t shared_bytes
   onchip_slots_ = bytes > onchip_scratch_bytes()
                       ? static_cast<unsigned>((bytes - onchip_scratch_bytes()) / slot_row)
                       : 0;
-  onchip_slots_ = std::min<unsigned>(onchip_slots_, kOnChipMaxSharedGroups * kOnChipGroup);
   onchip_shared_bytes_ = onchip_scratch_bytes() + onchip_slots_ * slot_row;
-  onchip_grid_ = ~0u;
-  for (const auto &by_order : kOnChipKernels)
-    for (OnChipKernel kernel : by_order) {
-      GPU_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(kernel),
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(onchip_shared_bytes_)));
-      onchip_grid_ = std::min(onchip_grid_, full_occupancy_grid(kernel, onchip_shared_bytes_));
-    }
+  for (const void *kernel : {reinterpret_cast<const void *>(onchip_kernel<true>),
+                             reinterpret_cast<const void *>(onchip_kernel<false>)})
+    GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(onchip_shared_bytes_)));
+  onchip_grid_ = std::min(full_occupancy_grid(onchip_kernel<true>, onchip_shared_bytes_),
+                          full_occupancy_grid(onchip_kernel<false>, onchip_shared_bytes_));
   onchip_min_items_ = std::max(1u, min_items_per_thread);
   onchip_shared_first_ = shared_first;
   onchip_size_shared_ = size_shared_to_n;
-  onchip_keep_terms_ = keep_terms;
   reserve_partials(onchip_grid_);
 }
 
@@ -521,9 +454,10 @@ void Engine::run(const float *in, float *out, std::size_t n, cudaStream_t stream
     const std::size_t shared_bytes =
         onchip_size_shared_ ? onchip_scratch_bytes() + slots * sizeof(float4) * kBlockThreads
                             : onchip_shared_bytes_;
-    kOnChipKernels[onchip_shared_first_]
-                  [onchip_keep_terms_]<<<grid, kBlockThreads, shared_bytes, stream>>>(in, out,
-                                                                                      layout, ws);
+    if (onchip_shared_first_)
+      onchip_kernel<true><<<grid, kBlockThreads, shared_bytes, stream>>>(in, out, layout, ws);
+    else
+      onchip_kernel<false><<<grid, kBlockThreads, shared_bytes, stream>>>(in, out, layout, ws);
     GPU_CHECK_LAUNCH("softmax onchip_kernel");
     break;
   }

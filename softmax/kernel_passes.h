@@ -41,10 +41,6 @@ constexpr int kResidentItems = 8;
 // in shared memory), and how many it processes at once in pass 1 (one reference move per group).
 constexpr int kOnChipRegisterItems = 40;
 constexpr int kOnChipGroup = 8;
-// At most this many groups of float4 per thread in shared memory (56 slots: what 227 KB per block
-// holds on the H200 and the B200). A compile-time bound, so that the kernel that keeps its
-// terms (kKeepTerms) can hold one reference per group in registers.
-constexpr int kOnChipMaxSharedGroups = 7;
 // Below this many float4 per thread the on-chip kernel runs on fewer blocks than the full grid.
 constexpr unsigned kDefaultOnChipMinItems = 8;
 // How far (log2 units) a value may exceed the reference before the reference moves: terms stay
@@ -110,15 +106,6 @@ __host__ __device__ __forceinline__ double scaled(double sum, float shift) {
   return sum * factor;
 }
 
-// The factor that turns terms 2^(x log2(e) - group_ref), computed in pass 1 against a thread's
-// reference of the time, into outputs: 2^(group_ref - s.ref) / sum. The shift is an integer <= 0,
-// so the factor is inv_sum scaled exactly (ldexpf) unless it leaves the normal range: then the
-// outputs it scales are below 2^-124 and lose only absolute precision (a shift below -300 gives
-// 0, as do the unused references, -inf).
-__host__ __device__ __forceinline__ float group_factor(float group_ref, const Stats &s) {
-  return ldexpf(s.inv_sum, static_cast<int>(fmaxf(group_ref - s.ref, -300.0f)));
-}
-
 __host__ __device__ __forceinline__ float normalized(float x, const Stats &s) {
   return exp2f(log2e_minus(x, s.ref)) * s.inv_sum;
 }
@@ -175,10 +162,8 @@ struct Running {
   // kCount float4 at once, for data already on chip: one maximum and at most one reference move
   // for the group, then independent terms (float over four, double per float4, a pairwise double
   // sum), so the work has kCount-fold parallelism instead of one chain through p.sum. Missing
-  // items are -inf (term 0); a group of only those changes nothing. kKeepTerms: each value is
-  // replaced by its term 2^(x log2(e) - p.ref), which pass 2 scales by group_factor(p.ref).
-  template <int kCount, bool kKeepTerms = false>
-  __device__ __forceinline__ void add_group(float4 *v) {
+  // items are -inf (term 0); a group of only those changes nothing.
+  template <int kCount> __device__ __forceinline__ void add_group(const float4 *v) {
     float top = -INFINITY;
 #pragma unroll
     for (int u = 0; u < kCount; ++u)
@@ -189,12 +174,8 @@ struct Running {
     rebase_above(top);
     double part[kCount];
 #pragma unroll
-    for (int u = 0; u < kCount; ++u) {
-      const float4 t = make_float4(term(v[u].x), term(v[u].y), term(v[u].z), term(v[u].w));
-      part[u] = static_cast<double>((t.x + t.y) + (t.z + t.w));
-      if (kKeepTerms)
-        v[u] = t;
-    }
+    for (int u = 0; u < kCount; ++u)
+      part[u] = static_cast<double>((term(v[u].x) + term(v[u].y)) + (term(v[u].z) + term(v[u].w)));
 #pragma unroll
     for (int width = 1; width < kCount; width *= 2)
 #pragma unroll

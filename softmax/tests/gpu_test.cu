@@ -212,17 +212,6 @@ void check_methods(kit::test::Checker &check, softmax_gpu::Engine &engine, Famil
       compare(check, device.run(engine, method), want, describe(method, family, n));
 }
 
-// Only the on-chip method (its current tuning), optionally misaligned or in place.
-void check_onchip(kit::test::Checker &check, softmax_gpu::Engine &engine, Family family,
-                  std::size_t n, std::mt19937_64 &rng, std::size_t offset = 0,
-                  bool in_place = false) {
-  const std::vector<float> input = make_input(family, n, rng);
-  DeviceCase device(input, offset);
-  compare(check, device.run(engine, Method::kOnChip, in_place), reference(input),
-          describe(Method::kOnChip, family, n, offset) + (in_place ? " in place" : "") +
-              " (keep terms)");
-}
-
 // The statistics themselves: the maximum exactly, the integer reference floor(max log2(e)), and
 // the sum of exp(x - ref ln 2) to a tight bound.
 void check_stats(kit::test::Checker &check, softmax_gpu::Engine &engine, Family family,
@@ -286,34 +275,9 @@ int main() {
     check_methods(check, engine, Family::kContest, n, rng);
   engine.tune_onchip(softmax_gpu::detail::kDefaultOnChipMinItems, 0);
 
-  // The on-chip kernel that keeps its terms (pass 2 scales them by one factor per group): its
-  // layout edges with the shared memory full and capped at 64 KB (a partly used last group), both
-  // load orders, every family where groups of one thread end up with different references
-  // (sorted input moves them all the time; +-1000 and the outlier leave groups far below the
-  // maximum, whose outputs underflow), misaligned and in place at its capacity.
   const Family families[] = {Family::kEqual,      Family::kNearPlus,  Family::kNearMinus,
                              Family::kPlusMinus,  Family::kOutlier,   Family::kAscending,
                              Family::kDescending, Family::kTinySpread};
-  for (std::size_t shared_limit : {std::size_t{0}, std::size_t{65536}})
-    for (bool shared_first : {true, false}) {
-      engine.tune_onchip(softmax_gpu::detail::kDefaultOnChipMinItems, shared_limit, shared_first,
-                         true, true);
-      for (std::size_t n : onchip_edges(engine))
-        check_onchip(check, engine, Family::kContest, n, rng);
-      for (Family family : families)
-        check_onchip(check, engine, family, engine.onchip_capacity(), rng);
-    }
-  engine.tune_onchip(softmax_gpu::detail::kDefaultOnChipMinItems, 0, true, true, true);
-  for (Family family : families)
-    for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{33}, std::size_t{4097},
-                          std::size_t{1000003}, std::size_t{10000000}})
-      check_onchip(check, engine, family, n, rng);
-  for (std::size_t offset : {1, 2, 3})
-    for (bool in_place : {false, true})
-      check_onchip(check, engine, Family::kContest, engine.onchip_capacity() - offset, rng, offset,
-                   in_place);
-  engine.tune_onchip(softmax_gpu::detail::kDefaultOnChipMinItems, 0);
-
   for (Family family : families)
     for (std::size_t n :
          {std::size_t{1}, std::size_t{2}, std::size_t{33}, std::size_t{4097}, std::size_t{1000003}})
