@@ -72,13 +72,7 @@ __global__ __launch_bounds__(kBlockThreads) void persistent_kernel(const float *
   accumulate(r, in4, layout.nvec, first, stride);
   if (has_extra)
     r.add(in[layout.extra_index(threadIdx.x)]);
-  const Pair block = block_merge(r.p, scratch);
-  if (threadIdx.x == 0)
-    store_partial(ws.partials, blockIdx.x, block);
-  barrier.wait();
-  const Stats stats = combine_partials(ws.partials, gridDim.x, scratch);
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    ws.control->stats = stats;
+  const Stats stats = grid_stats(r, ws, barrier, scratch);
   normalize_items<true>(in4, reinterpret_cast<float4 *>(out + layout.head), layout.nvec, first,
                         stride, stats);
   if (has_extra) {
@@ -111,13 +105,7 @@ __global__ __launch_bounds__(kBlockThreads) void resident_kernel(const float *in
       r.add(items[j]);
   if (has_extra)
     r.add(extra);
-  const Pair block = block_merge(r.p, scratch);
-  if (threadIdx.x == 0)
-    store_partial(ws.partials, blockIdx.x, block);
-  barrier.wait();
-  const Stats stats = combine_partials(ws.partials, gridDim.x, scratch);
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    ws.control->stats = stats;
+  const Stats stats = grid_stats(r, ws, barrier, scratch);
 #pragma unroll
   for (int j = 0; j < kResidentItems; ++j)
     if (first + j * stride < layout.nvec)
@@ -201,13 +189,7 @@ __global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *i
     add_register_items();
   if (has_extra)
     r.add(extra);
-  const Pair block = block_merge(r.p, scratch);
-  if (threadIdx.x == 0)
-    store_partial(ws.partials, blockIdx.x, block);
-  barrier.wait();
-  const Stats stats = combine_partials(ws.partials, gridDim.x, scratch);
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    ws.control->stats = stats;
+  const Stats stats = grid_stats(r, ws, barrier, scratch);
   {
     // Tested as an index, not as j < count: a test the compiler could share with the loads
     // would keep 40 lane masks alive across the barrier (gfx908 ran out of scalar registers).

@@ -275,6 +275,22 @@ private:
   std::uint64_t *counter_;
 };
 
+// The statistics of the whole grid for the one-launch methods: each block publishes its merged
+// pair, waits at the grid barrier, then combines every block's partial itself (a few kB of L2
+// reads, which saves a second barrier); block 0 keeps them for the host. Every thread gets them.
+template <int kBlock>
+__device__ __forceinline__ Stats grid_stats(const Running &r, const Workspace &ws,
+                                            GridBarrier &barrier, PairScratch<kBlock> &scratch) {
+  const Pair block = block_merge(r.p, scratch);
+  if (threadIdx.x == 0)
+    store_partial(ws.partials, blockIdx.x, block);
+  barrier.wait();
+  const Stats stats = combine_partials(ws.partials, gridDim.x, scratch);
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    ws.control->stats = stats;
+  return stats;
+}
+
 // The previous grid barrier, kept for the benchmark's comparison (barrier-only kernels). Thread 0
 // arrives on a counter; the last arrival resets it and bumps an epoch the others wait on. The
 // epoch is read when the kernel starts, off the critical path: it cannot move before this block
