@@ -11,6 +11,7 @@
 #include "kernel_path.h"
 #include "kernel_sparse.h"
 
+#include "event_timing.h"
 #include "gpu.h"
 
 #include <algorithm>
@@ -155,26 +156,11 @@ unsigned long long count_mismatches(const int *a, std::size_t pa, const int *b, 
 // ------------------------------------------------------------------------------------------
 double median_ms(int runs, const std::function<void()> &prepare,
                  const std::function<void()> &work) {
-  cudaEvent_t start, stop;
-  GPU_CHECK(cudaEventCreate(&start));
-  GPU_CHECK(cudaEventCreate(&stop));
-  std::vector<double> times;
-  for (int r = 0; r <= runs; ++r) {
+  const auto prepare_and_wait = [&] {
     prepare();
     GPU_CHECK(cudaDeviceSynchronize());
-    GPU_CHECK(cudaEventRecord(start));
-    work();
-    GPU_CHECK(cudaEventRecord(stop));
-    GPU_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    GPU_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    if (r > 0) // run 0 is the warm-up
-      times.push_back(ms);
-  }
-  GPU_CHECK(cudaEventDestroy(start));
-  GPU_CHECK(cudaEventDestroy(stop));
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  };
+  return kit::bench::time_events(1, runs, work, prepare_and_wait).median_ms;
 }
 
 int runs_for(int n) { return n >= 16384 ? 3 : n >= 8192 ? 5 : 9; }

@@ -7,6 +7,7 @@
 // Every variant's output is compared with the vendor scan's (or, without one, the CPU
 // reference); every solve() output with the CPU reference. A mismatch fails the run.
 #include "device_scan.h"
+#include "event_timing.h"
 #include "kernel_compare.h"
 #include "kernel_pipeline.h"
 #include "kernel_variants.h"
@@ -104,28 +105,9 @@ unsigned grid_for(std::size_t n) {
   return static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 4096));
 }
 
-// Median kernel time in ms of `launch` (events around each run, after warm-up runs).
+// Median kernel time in ms of `launch` (events around each run, after 3 warm-up runs).
 template <class Launch> double median_ms(Launch &&launch, int runs) {
-  cudaEvent_t start, stop;
-  GPU_CHECK(cudaEventCreate(&start));
-  GPU_CHECK(cudaEventCreate(&stop));
-  for (int i = 0; i < 3; ++i)
-    launch();
-  GPU_CHECK(cudaDeviceSynchronize());
-  std::vector<double> times;
-  for (int i = 0; i < runs; ++i) {
-    GPU_CHECK(cudaEventRecord(start, 0));
-    launch();
-    GPU_CHECK(cudaEventRecord(stop, 0));
-    GPU_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    GPU_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms);
-  }
-  GPU_CHECK(cudaEventDestroy(start));
-  GPU_CHECK(cudaEventDestroy(stop));
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  return kit::bench::time_events(3, runs, launch).median_ms;
 }
 
 int runs_for(std::size_t n) { return n <= 10000000 ? 200 : n <= 100000000 ? 50 : 15; }

@@ -9,6 +9,7 @@
 // Timing: CUDA/HIP events around each call, L2 flushed before every call, 3 warm-up calls, median
 // of 31 (15 at N >= 5e7). Input: U(-50, 50) with 3 decimals, as in the contest samples.
 #include "collectives.h"
+#include "event_timing.h"
 #include "kernel.h"
 #include "kernel_passes.h"
 #include "reference.h"
@@ -130,36 +131,19 @@ public:
     GPU_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
     flush_bytes_ = std::max<std::size_t>(2 * static_cast<std::size_t>(l2_bytes), 64u << 20);
     GPU_CHECK(cudaMalloc(&flush_, flush_bytes_));
-    GPU_CHECK(cudaEventCreate(&start_));
-    GPU_CHECK(cudaEventCreate(&stop_));
   }
-  ~Timer() {
-    (void)cudaFree(flush_);
-    (void)cudaEventDestroy(start_);
-    (void)cudaEventDestroy(stop_);
-  }
-  // Median of `runs` calls, each after overwriting a buffer of twice the L2 size.
+  ~Timer() { (void)cudaFree(flush_); }
+  // Median of `runs` calls after 3 warm-up calls, each after overwriting a buffer of twice the
+  // L2 size.
   template <class Launch> double median_ms(Launch &&launch, int runs) {
-    std::vector<float> times;
-    for (int i = -3; i < runs; ++i) {
-      GPU_CHECK(cudaMemsetAsync(flush_, i & 0xff, flush_bytes_));
-      GPU_CHECK(cudaEventRecord(start_, 0));
-      launch();
-      GPU_CHECK(cudaEventRecord(stop_, 0));
-      GPU_CHECK(cudaEventSynchronize(stop_));
-      float ms = 0;
-      GPU_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-      if (i >= 0)
-        times.push_back(ms);
-    }
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
+    int round = -3;
+    const auto flush = [&] { GPU_CHECK(cudaMemsetAsync(flush_, round++ & 0xff, flush_bytes_)); };
+    return kit::bench::time_events(3, runs, launch, flush).median_ms;
   }
 
 private:
   void *flush_ = nullptr;
   std::size_t flush_bytes_ = 0;
-  cudaEvent_t start_, stop_;
 };
 
 // Values outside a tenth of the grader's tolerance (see tests/gpu_test.cu), NaN included.

@@ -1,10 +1,10 @@
 #include "timing.h"
 
 #include "bench/limits.h"
+#include "event_timing.h"
 #include "gpu.h"
 
 #include <algorithm>
-#include <vector>
 
 namespace kit::basics {
 
@@ -24,31 +24,13 @@ Timer::~Timer() { (void)cudaFree(flush_buffer_); }
 void Timer::flush_l2() { read_through(flush_buffer_, flush_bytes_); }
 
 Timing Timer::measure(const std::function<void()> &work, int warmup, int runs) {
-  for (int i = 0; i < warmup; ++i)
-    work();
-  GPU_CHECK(cudaDeviceSynchronize());
-  cudaEvent_t start, stop;
-  GPU_CHECK(cudaEventCreate(&start));
-  GPU_CHECK(cudaEventCreate(&stop));
-  std::vector<double> ms;
-  for (int run = 0; run < runs; ++run) {
-    flush_l2();
-    GPU_CHECK(cudaEventRecord(start, 0));
-    work();
-    GPU_CHECK(cudaEventRecord(stop, 0));
-    GPU_CHECK(cudaEventSynchronize(stop));
-    float elapsed = 0;
-    GPU_CHECK(cudaEventElapsedTime(&elapsed, start, stop));
-    ms.push_back(elapsed);
-  }
-  GPU_CHECK(cudaEventDestroy(start));
-  GPU_CHECK(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  Timing t;
-  t.runs = runs;
-  t.min_ms = ms.front();
-  t.median_ms = ms[ms.size() / 2];
-  return t;
+  int round = 0;
+  const auto flush_timed_rounds = [&] {
+    if (round++ >= warmup)
+      flush_l2();
+  };
+  const bench::EventTiming t = bench::time_events(warmup, runs, work, flush_timed_rounds);
+  return Timing{t.median_ms, t.min_ms, t.runs};
 }
 
 } // namespace kit::basics
