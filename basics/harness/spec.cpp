@@ -34,6 +34,11 @@ void add_tests(Problem &problem, const std::vector<std::vector<long long>> &scal
     problem.tests.push_back({label_of(problem.params, scalars) + suffix, scalars, fill});
 }
 
+void add_awkward_size_tests(Problem &problem, std::initializer_list<long long> tiles) {
+  for (long long n : awkward_sizes(tiles))
+    add_tests(problem, {{n}});
+}
+
 CountFn count_of(const char *scalar) {
   return [scalar](const Case &c) { return static_cast<std::size_t>(c[scalar]); };
 }

@@ -20,6 +20,10 @@ template <class... Ps> void set_reference(Problem &problem, void (*reference)(Ps
 // tile, tile + 1 for each tile size given (elements one block handles), sorted.
 std::vector<long long> awkward_sizes(std::initializer_list<long long> tiles);
 
+// Adds a recipe for each awkward size (awkward_sizes(tiles)) of a problem whose only scalar is
+// its element count.
+void add_awkward_size_tests(Problem &problem, std::initializer_list<long long> tiles);
+
 // "N=31" or "rows=31,cols=33" for the scalar values of a recipe.
 std::string label_of(const std::vector<Param> &params, const std::vector<long long> &scalars);
 

@@ -34,10 +34,9 @@ const Problem &leaky_relu_problem() {
     p.tolerance = {1e-6, 1e-6};
     set_reference(p, leaky_relu_reference);
     p.fill = fill_values;
-    for (long long n : awkward_sizes({4096}))
-      p.tests.push_back({label_of(p.params, {n}), {n}, {}});
-    p.tests.push_back({"N=1000003", {1000003}, {}});
-    p.tests.push_back({"N=4099,edge-values", {4099}, fill_edge_values});
+    add_awkward_size_tests(p, {4096});
+    add_tests(p, {{1000003}});
+    add_tests(p, {{4099}}, fill_edge_values, ",edge-values");
     p.perf = {"N=50000000", {50000000}, {}};
     p.model = memory_bound([](const Case &c) { return 8.0 * static_cast<double>(c["N"]); });
     return p;

@@ -26,8 +26,8 @@ const Problem &matrix_copy_problem() {
     set_reference(p, matrix_copy_reference);
     p.fill = fill_values;
     // N*N crosses the 4096-element block tile and leaves every remainder mod 4.
-    for (long long n : {1, 2, 3, 5, 31, 32, 33, 63, 64, 65, 127, 1023, 1025, 2047})
-      p.tests.push_back({label_of(p.params, {n}), {n}, {}});
+    add_tests(
+        p, {{1}, {2}, {3}, {5}, {31}, {32}, {33}, {63}, {64}, {65}, {127}, {1023}, {1025}, {2047}});
     p.perf = {"N=4096", {4096}, {}};
     p.model = memory_bound([](const Case &c) {
       const double n = static_cast<double>(c["N"]);

@@ -40,8 +40,7 @@ const Problem &prefix_sum_problem() {
     set_reference(p, prefix_sum_reference);
     p.fill = fill_values;
     // Tiles of 8192 elements; more than 32 (64 on AMD) tiles need more than one look-back step.
-    for (long long n : awkward_sizes({8192}))
-      p.tests.push_back({label_of(p.params, {n}), {n}, {}});
+    add_awkward_size_tests(p, {8192});
     add_tests(p, {{262145}, {524289}, {1000003}, {16777217}, {100000000}});
     add_tests(p, {{1000001}}, fill_max, ",all-1000");
     p.perf = {"N=250000", {250000}, fill_judge_values};

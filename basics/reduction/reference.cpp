@@ -54,8 +54,7 @@ const Problem &reduction_problem() {
     p.tolerance = {1e-5, 1e-5};
     set_reference(p, reduction_reference);
     p.fill = fill_values;
-    for (long long n : awkward_sizes({4096}))
-      p.tests.push_back({label_of(p.params, {n}), {n}, {}});
+    add_awkward_size_tests(p, {4096});
     add_tests(p, {{1000003}, {100000000}});
     add_tests(p, {{2}, {33}, {4097}, {1000001}, {10000000}}, fill_cancelling, ",cancelling");
     add_tests(p, {{4096}, {1000000}}, fill_extremes, ",+-1000");

@@ -24,10 +24,8 @@ const Problem &reverse_array_problem() {
     p.fill = fill_values;
     // A block swaps 512 vector pairs (4096 elements); N % 8 == 4 leaves a middle vector, other
     // remainders take the scalar kernel.
-    for (long long n : awkward_sizes({4096}))
-      p.tests.push_back({label_of(p.params, {n}), {n}, {}});
-    for (long long n : {3, 4, 5, 7, 8, 12, 4100, 4104, 1000004, 1000006})
-      p.tests.push_back({label_of(p.params, {n}), {n}, {}});
+    add_awkward_size_tests(p, {4096});
+    add_tests(p, {{3}, {4}, {5}, {7}, {8}, {12}, {4100}, {4104}, {1000004}, {1000006}});
     p.perf = {"N=25000000", {25000000}, {}};
     p.model = memory_bound([](const Case &c) { return 8.0 * static_cast<double>(c["N"]); });
     return p;

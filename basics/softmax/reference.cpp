@@ -55,8 +55,7 @@ const Problem &softmax_problem() {
     set_reference(p, softmax_reference);
     p.fill = fill_values;
     // A block takes 1024 elements (four per thread) until the grid is full.
-    for (long long n : awkward_sizes({1024}))
-      p.tests.push_back({label_of(p.params, {n}), {n}, {}});
+    add_awkward_size_tests(p, {1024});
     add_tests(p, {{4097}, {100003}, {499999}});
     add_tests(p, {{1}, {33}, {5000}}, fill_large, ",large");
     add_tests(p, {{1025}}, fill_large_negative, ",large-negative");

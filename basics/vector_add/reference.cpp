@@ -39,10 +39,9 @@ const Problem &vector_add_problem() {
     p.tolerance = {1e-5, 1e-5};
     set_reference(p, vector_add_reference);
     p.fill = fill_values;
-    for (long long n : awkward_sizes({4096}))
-      p.tests.push_back({label_of(p.params, {n}), {n}, {}});
-    p.tests.push_back({"N=1000003", {1000003}, {}});
-    p.tests.push_back({"N=4099,edge-values", {4099}, fill_edge_values});
+    add_awkward_size_tests(p, {4096});
+    add_tests(p, {{1000003}});
+    add_tests(p, {{4099}}, fill_edge_values, ",edge-values");
     p.perf = {"N=25000000", {25000000}, {}};
     p.model = memory_bound([](const Case &c) { return 12.0 * static_cast<double>(c["N"]); });
     return p;
