@@ -105,10 +105,21 @@ unsigned grid_for(std::size_t n) {
   return static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 4096));
 }
 
-// Median kernel time in ms of `launch` (events around each run, after 3 warm-up runs).
-template <class Launch> double median_ms(Launch &&launch, int runs) {
-  return kit::bench::time_events(3, runs, launch).median_ms;
+// Median kernel time in ms of `launch` (events around each run, after 3 warm-up runs), queued
+// behind a spin kernel (GPU time only) or, with kit::bench::Launch::kIdle, launched on an idle GPU
+// (the host's launch latency included; see common/event_timing.h).
+template <class Work>
+double median_ms(Work &&work, int runs, kit::bench::Launch mode = kit::bench::Launch::kQueued) {
+  return kit::bench::time_events(3, runs, work, mode).median_ms;
 }
+
+// Where the launch latency matters (N <= 1e7) the key rows are also timed on an idle GPU and
+// printed in a second table: the ratio to CUB differs between the two ways of timing.
+constexpr std::size_t kIdleTableMaxN = 10000000;
+struct IdleRow {
+  std::size_t n;
+  double empty_ms, copy_kernel_ms, vendor_ms, scan_ms;
+};
 
 int runs_for(std::size_t n) { return n <= 10000000 ? 200 : n <= 100000000 ? 50 : 15; }
 
@@ -134,7 +145,8 @@ void print_row(const char *name, std::size_t n, double ms, double copy_ms, doubl
               100.0 * copy_ms / ms, vs_vendor, correct ? "ok" : "WRONG");
 }
 
-bool bench_device(const Options &options, std::size_t n, const DeviceData &d) {
+bool bench_device(const Options &options, std::size_t n, const DeviceData &d,
+                  std::vector<IdleRow> &idle_rows) {
   fill_contest_values<<<grid_for(n), 256>>>(d.input, n, 12345);
   GPU_CHECK_LAUNCH("fill_contest_values");
   const int runs = runs_for(n);
@@ -148,15 +160,21 @@ bool bench_device(const Options &options, std::size_t n, const DeviceData &d) {
   std::printf("| %-26s | %10zu | %9.4f | %7.0f | %5.1f%% | %7s | %s |\n", "device copy", n, copy_ms,
               gbps(n, copy_ms), 100.0, "", "");
   // n % 4 trailing items are left out of the copy kernel: a reference, not a result.
-  const double copy_kernel_ms = median_ms(
-      [&] {
-        copy_kernel<<<static_cast<unsigned>((n / 4 + 1023) / 1024 + 1), 256>>>(
-            reinterpret_cast<const uint4 *>(d.input), reinterpret_cast<uint4 *>(d.output), n / 4);
-      },
-      runs);
+  const auto run_copy_kernel = [&] {
+    copy_kernel<<<static_cast<unsigned>((n / 4 + 1023) / 1024 + 1), 256>>>(
+        reinterpret_cast<const uint4 *>(d.input), reinterpret_cast<uint4 *>(d.output), n / 4);
+  };
+  const auto run_empty_kernel = [] { empty_kernel<<<1, 32>>>(); };
+  const bool idle_table = n <= kIdleTableMaxN;
+  IdleRow idle{n, 0, 0, 0, 0};
+  if (idle_table) {
+    idle.empty_ms = median_ms(run_empty_kernel, runs, kit::bench::Launch::kIdle);
+    idle.copy_kernel_ms = median_ms(run_copy_kernel, runs, kit::bench::Launch::kIdle);
+  }
+  const double copy_kernel_ms = median_ms(run_copy_kernel, runs);
   std::printf("| %-26s | %10zu | %9.4f | %7.0f | %5.1f%% | %7s | %s |\n", "copy kernel", n,
               copy_kernel_ms, gbps(n, copy_kernel_ms), 100.0 * copy_ms / copy_kernel_ms, "", "");
-  const double floor_ms = median_ms([] { empty_kernel<<<1, 32>>>(); }, runs);
+  const double floor_ms = median_ms(run_empty_kernel, runs);
   std::printf("| %-26s | %10zu | %9.4f | %7s | %6s | %7s | %s |\n", "empty kernel (floor)", n,
               floor_ms, "", "", "", "");
 
@@ -167,11 +185,12 @@ bool bench_device(const Options &options, std::size_t n, const DeviceData &d) {
   GPU_CHECK(vendor::DeviceScan::InclusiveSum(nullptr, temp_bytes, d.input, d.expected, items));
   void *temp = nullptr;
   GPU_CHECK(cudaMalloc(&temp, temp_bytes));
-  vendor_ms = median_ms(
-      [&] {
-        GPU_CHECK(vendor::DeviceScan::InclusiveSum(temp, temp_bytes, d.input, d.expected, items));
-      },
-      runs);
+  const auto run_vendor = [&] {
+    GPU_CHECK(vendor::DeviceScan::InclusiveSum(temp, temp_bytes, d.input, d.expected, items));
+  };
+  vendor_ms = median_ms(run_vendor, runs);
+  if (idle_table)
+    idle.vendor_ms = median_ms(run_vendor, runs, kit::bench::Launch::kIdle);
   GPU_CHECK(cudaFree(temp));
   std::printf("| %-26s | %10zu | %9.4f | %7.0f | %5.1f%% | %7s | %s |\n",
               (std::string(kVendorName) + " InclusiveSum").c_str(), n, vendor_ms,
@@ -191,18 +210,21 @@ bool bench_device(const Options &options, std::size_t n, const DeviceData &d) {
     using Config = typename decltype(variant)::config;
     if (!first && !options.all_variants)
       return;
+    const auto run_scan = [&] {
+      kit::device_inclusive_scan<Config>(d.input, d.output, n, kit::Plus{}, 0, workspace);
+    };
+    const double ms = median_ms(run_scan, runs);
+    if (first && idle_table)
+      idle.scan_ms = median_ms(run_scan, runs, kit::bench::Launch::kIdle);
     first = false;
-    const double ms = median_ms(
-        [&] {
-          kit::device_inclusive_scan<Config>(d.input, d.output, n, kit::Plus{}, 0, workspace);
-        },
-        runs);
     GPU_CHECK(cudaMemset(d.output, 0xA5, n * sizeof(int)));
     kit::device_inclusive_scan<Config>(d.input, d.output, n, kit::Plus{}, 0, workspace);
     const bool correct = outputs_match(d, n);
     all_correct = all_correct && correct;
     print_row(variant.name().c_str(), n, ms, copy_ms, vendor_ms, correct);
   });
+  if (idle_table)
+    idle_rows.push_back(idle);
   return all_correct;
 }
 
@@ -257,11 +279,26 @@ int main(int argc, char **argv) {
 
   bool correct = true;
   std::printf(
-      "\nDevice-resident int32 inclusive scan (median of events; GB/s at 8 bytes/element)\n");
+      "\nDevice-resident int32 inclusive scan (median of events, launches queued behind a spin "
+      "kernel; GB/s at 8 bytes/element)\n");
   std::printf("| %-26s | %10s | %9s | %7s | %6s | %7s | %s |\n", "kernel", "N", "ms", "GB/s",
               "%copy", "vs vend", "check");
+  std::vector<IdleRow> idle_rows;
   for (std::size_t n : options.sizes)
-    correct = bench_device(options, n, d) && correct;
+    correct = bench_device(options, n, d, idle_rows) && correct;
+
+  if (!idle_rows.empty()) {
+    std::printf("\nThe same launched on an idle GPU (host launch latency included; ms)\n");
+    std::printf("| %10s | %12s | %11s | %9s | %12s | %7s |\n", "N", "empty kernel", "copy kernel",
+                "vendor", "default scan", "vs vend");
+    for (const IdleRow &r : idle_rows) {
+      char vs_vendor[32] = "n/a";
+      if (r.vendor_ms > 0)
+        std::snprintf(vs_vendor, sizeof vs_vendor, "%.2fx", r.vendor_ms / r.scan_ms);
+      std::printf("| %10zu | %12.4f | %11.4f | %9.4f | %12.4f | %7s |\n", r.n, r.empty_ms,
+                  r.copy_kernel_ms, r.vendor_ms, r.scan_ms, vs_vendor);
+    }
+  }
 
   GPU_CHECK(cudaFree(d.input));
   GPU_CHECK(cudaFree(d.output));

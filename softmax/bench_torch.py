@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""torch.softmax on a 1-D float32 CUDA tensor, timed like bench_softmax: CUDA events, L2 flushed
-(a buffer of twice the L2 size overwritten) before every call, 3 warm-up calls, median of 31
+"""torch.softmax on a 1-D float32 CUDA tensor, timed like bench_softmax: CUDA events, the L2
+evicted by reading a buffer of twice its size before every call, the call queued behind a spin
+kernel (torch.cuda._sleep) so the events time GPU work only, 3 warm-up calls, median of 31
 (15 at N >= 5e7). Prints one line "N milliseconds" per size, for bench_softmax --torch FILE.
 
 usage: bench_torch.py N [N ...]
@@ -15,7 +16,8 @@ def median_ms(fn, runs, flush):
     stop = torch.cuda.Event(enable_timing=True)
     times = []
     for i in range(-3, runs):
-        flush.fill_(i & 0xFF)
+        flush.sum(dtype=torch.int64)  # a read: no dirty lines left for the timed call
+        torch.cuda._sleep(100000)  # about 50 us: the host enqueues the call meanwhile
         start.record()
         fn()
         stop.record()
@@ -31,7 +33,7 @@ def main():
         sys.exit("usage: bench_torch.py N [N ...]")
     device = torch.device("cuda")
     l2_bytes = getattr(torch.cuda.get_device_properties(device), "L2_cache_size", 64 << 20)
-    flush = torch.empty(max(2 * l2_bytes, 64 << 20), dtype=torch.uint8, device=device)
+    flush = torch.ones(max(2 * l2_bytes, 64 << 20), dtype=torch.uint8, device=device)
     for arg in sys.argv[1:]:
         n = int(float(arg))
         x = (torch.randint(-50000, 50001, (n,), device=device, dtype=torch.int32)

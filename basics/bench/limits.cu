@@ -2,6 +2,7 @@
 
 #include "device/timing.h"
 #include "gpu.h"
+#include "l2_eviction.h"
 
 namespace kit::basics {
 
@@ -52,18 +53,6 @@ __global__ void __launch_bounds__(kThreads) fnv_chains(unsigned *sink, unsigned 
     all ^= w[k];
   if (all == 0x9E3779B9u) // almost never true; keeps the chains alive
     sink[0] = all;
-}
-
-__global__ void __launch_bounds__(kThreads)
-    read_vectors(const uint4 *data, std::size_t vectors, unsigned *sink) {
-  unsigned acc = 0;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x; i < vectors;
-       i += static_cast<std::size_t>(gridDim.x) * kThreads) {
-    const uint4 v = data[i];
-    acc ^= v.x ^ v.y ^ v.z ^ v.w;
-  }
-  if (acc == 0x9E3779B9u)
-    sink[0] = acc;
 }
 
 constexpr int kCopyVectorsPerThread = 4;
@@ -131,10 +120,7 @@ void copy_with_kernel(const void *src, void *dst, std::size_t bytes) {
 }
 
 void read_through(const void *buffer, std::size_t bytes) {
-  static const int blocks = kit::gpu::resident_blocks(read_vectors, kThreads);
-  read_vectors<<<blocks, kThreads>>>(static_cast<const uint4 *>(buffer), bytes / 16,
-                                     scratch_sink<unsigned>());
-  GPU_CHECK_LAUNCH("read_vectors");
+  kit::bench::read_device_bytes(buffer, bytes, scratch_sink<unsigned>());
 }
 
 } // namespace kit::basics

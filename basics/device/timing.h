@@ -3,8 +3,12 @@
 // from DRAM like a first call would (the limits are measured the same way).
 #pragma once
 
-#include <cstddef>
 #include <functional>
+#include <memory>
+
+namespace kit::bench {
+class L2Eviction;
+} // namespace kit::bench
 
 namespace kit::basics {
 
@@ -25,9 +29,7 @@ public:
   Timing measure(const std::function<void()> &work, int warmup, int runs);
 
 private:
-  void flush_l2();
-  void *flush_buffer_ = nullptr;
-  std::size_t flush_bytes_ = 0;
+  std::unique_ptr<bench::L2Eviction> evict_l2_; // common/l2_eviction.h: a read pass
 };
 
 } // namespace kit::basics
