@@ -233,6 +233,36 @@ __device__ __forceinline__ void gpu_async_copy_wait_all() {
   asm volatile("cp.async.wait_all;" ::: "memory");
 #endif
 }
+// For waiting in parts: closes the group of the gpu_async_copy_16 the calling thread issued since
+// its last commit; gpu_async_copy_wait_pending(k) then waits until at most k (0 to 3, larger
+// waits as for 3, which is stricter) of its committed groups are still in flight. On gfx908
+// the copies complete when issued and both are no-ops.
+__device__ __forceinline__ void gpu_async_copy_commit() {
+#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void gpu_async_copy_wait_pending(unsigned pending) {
+#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  // The count is an immediate operand.
+  switch (pending) {
+  case 0:
+    asm volatile("cp.async.wait_group 0;" ::: "memory");
+    break;
+  case 1:
+    asm volatile("cp.async.wait_group 1;" ::: "memory");
+    break;
+  case 2:
+    asm volatile("cp.async.wait_group 2;" ::: "memory");
+    break;
+  default:
+    asm volatile("cp.async.wait_group 3;" ::: "memory");
+    break;
+  }
+#else
+  (void)pending;
+#endif
+}
 
 // Device-scope acquire load / release store of a 64-bit word, for flag-and-value protocols
 // between blocks (decoupled look-back). Release orders every earlier write of the calling thread

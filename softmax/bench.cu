@@ -217,6 +217,34 @@ void print_rows(std::size_t n, const std::vector<Row> &rows, double copy_gbs, do
   }
 }
 
+// The on-chip configurations --variants 1 times, named "on-chip <shape> [change]".
+std::vector<std::pair<std::string, softmax_gpu::OnChipConfig>> onchip_variants() {
+  std::vector<std::pair<std::string, softmax_gpu::OnChipConfig>> list;
+  for (softmax_gpu::OnChipShape shape : softmax_gpu::kOnChipShapes) {
+    softmax_gpu::OnChipConfig base;
+    base.shape = shape;
+    const std::string name = std::string("on-chip ") + softmax_gpu::shape_name(shape);
+    list.push_back({name, base});
+    for (unsigned groups : {2u, 4u}) {
+      softmax_gpu::OnChipConfig c = base;
+      c.copy_groups = groups;
+      list.push_back({name + " cg=" + std::to_string(groups), c});
+    }
+    softmax_gpu::OnChipConfig c = base;
+    c.pass2_shared_first = !base.pass2_shared_first;
+    list.push_back({name + (c.pass2_shared_first ? " p2-smem-first" : " p2-regs-first"), c});
+    c = base;
+    c.shared_first = !base.shared_first;
+    list.push_back({name + (c.shared_first ? " smem-first" : " regs-first"), c});
+    for (unsigned block_items : {1024u, 4096u}) {
+      c = base;
+      c.min_block_items = block_items;
+      list.push_back({name + " mb=" + std::to_string(block_items), c});
+    }
+  }
+  return list;
+}
+
 double wall_ms(const std::chrono::steady_clock::time_point &t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -256,6 +284,22 @@ int main(int argc, char **argv) {
               prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20,
               kit::gpu::device_warp_size(), engine.resident_capacity(), engine.onchip_capacity(),
               engine.grid(Method::kOnChip, engine.onchip_capacity()), engine.onchip_shared_bytes());
+  std::printf("on-chip shapes (threads x float4 in registers):");
+  for (softmax_gpu::OnChipShape shape : softmax_gpu::kOnChipShapes) {
+    softmax_gpu::OnChipConfig config;
+    config.shape = shape;
+    engine.tune_onchip(config);
+    std::printf("  %s capacity %zu (grid %u, %zu B shared memory)%s",
+                softmax_gpu::shape_name(shape), engine.onchip_capacity(),
+                engine.grid(Method::kOnChip, engine.onchip_capacity()),
+                engine.onchip_shared_bytes(),
+                shape == softmax_gpu::OnChipConfig{}.shape ? " [default]" : "");
+    // With the variants: each shape also at its own capacity (the shared memory full).
+    if (variants && std::find(sizes.begin(), sizes.end(), engine.onchip_capacity()) == sizes.end())
+      sizes.push_back(engine.onchip_capacity());
+  }
+  std::printf("\n");
+  engine.tune_onchip(softmax_gpu::OnChipConfig{});
 
   // Floors, timed like everything else (events, L2 flushed before each call): an empty kernel,
   // and kernels that only cross a grid barrier (the one the kernels use, and the epoch barrier
@@ -358,34 +402,19 @@ int main(int argc, char **argv) {
       rows.push_back({name, ms, 12, checked()});
     }
     if (variants) {
-      // The on-chip method with other grid rules (fewest float4 per thread before the grid
-      // shrinks) and with its shared memory capped (more L1, less capacity).
-      struct Variant {
-        unsigned min_items;
-        std::size_t shared_limit;
-        bool shared_first;
-        bool size_shared;
-      };
-      constexpr unsigned kMin = softmax_gpu::detail::kDefaultOnChipMinItems;
-      for (Variant v :
-           {Variant{4, 0, true, true}, Variant{16, 0, true, true}, Variant{kMin, 0, false, true},
-            Variant{kMin, 0, true, false}, Variant{kMin, 0, false, false}}) {
-        engine.tune_onchip(v.min_items, v.shared_limit, v.shared_first, v.size_shared);
-        if (n <= engine.onchip_capacity()) {
-          const double ms =
-              timer.median_ms([&] { engine.run(d_in, d_out, n, 0, Method::kOnChip); }, runs);
-          std::string name = "on-chip mi=" + std::to_string(v.min_items) +
-                             " g=" + std::to_string(engine.grid(Method::kOnChip, n));
-          if (v.shared_limit)
-            name += " smem=" + std::to_string(v.shared_limit >> 10) + "K";
-          if (!v.shared_first)
-            name += " regs-first";
-          if (!v.size_shared)
-            name += " all-smem";
-          rows.push_back({name, ms, 12, checked()});
-        }
+      // The on-chip method in every block shape, each with its alternatives: the shared-memory
+      // copies waited for in 2 or 4 groups, pass 2 on the shared-memory items first, the register
+      // loads issued first, the grid shrinking below 1024 or 4096 float4 per block (default 2048).
+      for (const auto &[name, config] : onchip_variants()) {
+        engine.tune_onchip(config);
+        if (n > engine.onchip_capacity())
+          continue;
+        const double ms =
+            timer.median_ms([&] { engine.run(d_in, d_out, n, 0, Method::kOnChip); }, runs);
+        rows.push_back(
+            {name + " g=" + std::to_string(engine.grid(Method::kOnChip, n)), ms, 12, checked()});
       }
-      engine.tune_onchip(softmax_gpu::detail::kDefaultOnChipMinItems, 0);
+      engine.tune_onchip(softmax_gpu::OnChipConfig{});
     }
     const auto torch = torch_ms.find(n);
     if (torch != torch_ms.end())

@@ -8,8 +8,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 exec "$root/cmake/hip_resource_usage.sh" -a "${1:-gfx908}" \
-  -n 's/softmax_gpu::detail:://; s/onchip_kernel<true>/onchip_kernel (shared first)/;
-      s/onchip_kernel<false>/onchip_kernel (registers first)/;
+  -n 's/softmax_gpu::detail:://;
+      s/onchip_kernel<([0-9]+), ([0-9]+), true, false>/onchip_kernel \1x\2 (shared first)/;
+      s/onchip_kernel<([0-9]+), ([0-9]+), false, false>/onchip_kernel \1x\2 (registers first)/;
+      s/onchip_kernel<([0-9]+), ([0-9]+), true, true>/onchip_kernel \1x\2 (shared first, pass 2 shared first)/;
+      s/onchip_kernel<([0-9]+), ([0-9]+), false, true>/onchip_kernel \1x\2 (registers first, pass 2 shared first)/;
       s/normalize_kernel<true>/normalize_kernel (backwards)/;
       s/normalize_kernel<false>/normalize_kernel (forward)/' \
   softmax/kernel_engine.cu

@@ -34,6 +34,39 @@ enum class Method {
 
 const char *method_name(Method method);
 
+// Block shapes of the on-chip method: threads per block x float4 per thread held in registers,
+// one block per multiprocessor, the rest of the block's slice in dynamic shared memory. Thinner
+// shapes trade registers for shared memory and give the scheduler more warps to pick from.
+enum class OnChipShape {
+  k256x40, // 8 warps per SM on NVIDIA, up to 255 registers per thread
+  k512x16, // 16 warps, at most 128 registers per thread
+  k768x8,  // 24 warps, at most 85 registers per thread
+  k1024x8, // 32 warps, at most 64 registers per thread
+};
+constexpr OnChipShape kOnChipShapes[] = {OnChipShape::k256x40, OnChipShape::k512x16,
+                                         OnChipShape::k768x8, OnChipShape::k1024x8};
+const char *shape_name(OnChipShape shape);
+
+// How the on-chip method runs; the member defaults are the measured choice (README,
+// "Performance"). The benchmark compares the alternatives, the tests run them all.
+struct OnChipConfig {
+  OnChipShape shape = OnChipShape::k256x40;
+  // The grid shrinks below this many float4 per block (fewer partials and barrier arrivals;
+  // 2048 = 256 threads x 8, the rule measured with the first shape).
+  unsigned min_block_items = 2048;
+  // Cap on the dynamic shared memory per block (0: the device's limit; less means less capacity).
+  std::size_t shared_bytes_limit = 0;
+  // Pass 1: the shared-memory copies are issued before the register loads (else after).
+  bool shared_first = true;
+  // A launch takes only the shared memory n needs (the rest stays L1), else all of it.
+  bool size_shared_to_n = true;
+  // The shared-memory copies are waited for in this many groups (1 to 4): pass 1 starts on the
+  // first group while the later ones are still arriving.
+  unsigned copy_groups = 1;
+  // Pass 2 normalises the shared-memory items before the register items (else after).
+  bool pass2_shared_first = false;
+};
+
 // The statistics of the last completed pass 1: the maximum, and the sum of exp(x - ref ln 2) over
 // all x for the integer ref = floor(max log2(e)) (sums are kept relative to integer powers of
 // two, which makes rescaling them exact; see kernel_passes.h).
@@ -76,14 +109,13 @@ public:
   // and the dynamic shared memory per block it uses.
   std::size_t onchip_capacity() const;
   std::size_t onchip_shared_bytes() const;
-  // For the benchmark and tests: the on-chip method's grid shrinks below this many float4 per
-  // thread; its shared memory is capped at shared_bytes_limit (0: the device's limit; smaller
-  // means less capacity); shared_first picks the order of its loads (kernel_engine.cu); with
-  // size_shared_to_n a launch takes only the shared memory that n needs (the rest stays L1),
-  // otherwise all of it. The constructor applies the defaults (kDefaultOnChipMinItems, 0, true,
-  // true). May synchronise the device.
-  void tune_onchip(unsigned min_items_per_thread, std::size_t shared_bytes_limit,
-                   bool shared_first = true, bool size_shared_to_n = true);
+  // For the benchmark and tests: how the on-chip method runs. The constructor applies
+  // OnChipConfig{} (the defaults measured best). May synchronise the device.
+  void tune_onchip(const OnChipConfig &config);
+  const OnChipConfig &onchip_config() const { return onchip_; }
+  // The current shape's threads per block and float4 per thread in registers.
+  unsigned onchip_block_threads() const;
+  unsigned onchip_register_items() const;
   // Blocks that `method` launches for n elements (the single-kernel methods wait for all of them
   // at the grid barrier).
   unsigned grid(Method method, std::size_t n) const;
@@ -99,11 +131,9 @@ private:
   unsigned normalize_grid_ = 0;
   unsigned persistent_grid_ = 0;
   unsigned resident_grid_ = 0;
+  OnChipConfig onchip_;
   unsigned onchip_grid_ = 0;
   unsigned onchip_slots_ = 0; // float4 per thread in shared memory
-  unsigned onchip_min_items_ = 0;
-  bool onchip_shared_first_ = true;
-  bool onchip_size_shared_ = true;
   std::size_t onchip_shared_bytes_ = 0;
   void *control_ = nullptr;           // ticket, barrier, statistics (device)
   std::uint64_t *partials_ = nullptr; // two words per partial (device)

@@ -114,51 +114,68 @@ __global__ __launch_bounds__(kBlockThreads) void resident_kernel(const float *in
     out[layout.extra_index(threadIdx.x)] = normalized(extra, stats);
 }
 
+// Run-time options of the on-chip kernel (OnChipConfig): copy_groups 1 to 4.
+struct OnChipOptions {
+  unsigned copy_groups;
+};
+
 // Both passes in one launch with each block's slice on chip across the grid-wide barrier: items
-// [0, kOnChipRegisterItems) of a thread in registers, items from kOnChipRegisterItems on in the
-// block's dynamic shared memory (`slots` per thread). Item j of a thread is float4 number
-// first + j * stride, as in the resident kernel. The shared-memory items are copied without
-// passing through registers (kit::gpu_async_copy_16). kSharedFirst: they are issued first, then
-// the register loads, and pass 1 works through the shared-memory items while the register items
-// are still arriving, then on those as they arrive, so little of it is left after the last byte
-// comes in. Otherwise (the first version, kept for the benchmark) the register loads go first and
-// the shared-memory items are all processed after the last one arrived. Measured on the H200 the
-// two orders are within 2.6 % of each other either way (README); the default is shared first, the
-// faster one at 1e7. Dynamic shared memory layout: the pair scratch, then slot s of thread t at
-// float4 s * kBlock + t (a warp's accesses are consecutive 16-byte words).
-template <bool kSharedFirst>
-__global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *in, float *out,
-                                                                  Layout layout, Workspace ws) {
+// [0, kRegisterItems) of a thread in registers, items from kRegisterItems on in the block's
+// dynamic shared memory (`slots` per thread). One template for every block shape (OnChipShape):
+// kThreads threads, one block per multiprocessor. Item j of a thread is float4 number first + j *
+// stride, as in the resident kernel. The shared-memory items are copied without passing through
+// registers (kit::gpu_async_copy_16), in options.copy_groups groups that pass 1 waits for one at a
+// time. kSharedFirst: the copies are issued first, then the register loads, and pass 1 works
+// through the shared-memory items while the register items are still arriving, then on those as
+// they arrive. Otherwise the register loads go first and are processed first. Dynamic shared
+// memory layout: the pair scratch, then slot s of thread t at float4 s * kThreads + t (a warp's
+// accesses are consecutive 16-byte words; every thread reads only its own slots, so its own wait
+// for its copies is all the synchronisation needed).
+template <int kThreads, int kRegisterItems, bool kSharedFirst, bool kPass2SharedFirst>
+__global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, float *out,
+                                                             Layout layout, Workspace ws,
+                                                             OnChipOptions options) {
+  constexpr int kGroup = onchip_group(kThreads);
+  static_assert(kRegisterItems % kGroup == 0, "register items in whole groups");
   extern __shared__ float4 dynamic_shared[];
-  constexpr int kScratchSlots = (sizeof(PairScratch<kBlockThreads>) + 15) / 16;
-  auto &scratch = *reinterpret_cast<PairScratch<kBlockThreads> *>(dynamic_shared);
+  constexpr int kScratchSlots = (sizeof(PairScratch<kThreads>) + 15) / 16;
+  auto &scratch = *reinterpret_cast<PairScratch<kThreads> *>(dynamic_shared);
   float4 *slots = dynamic_shared + kScratchSlots + threadIdx.x;
   GridBarrier barrier(ws.control);
   const float4 *in4 = reinterpret_cast<const float4 *>(in + layout.head);
   float4 *out4 = reinterpret_cast<float4 *>(out + layout.head);
-  // 32-bit item indices (the capacity is far below 2^32 float4): fewer registers for the 40
+  // 32-bit item indices (the capacity is far below 2^32 float4): fewer registers for the
   // unrolled addresses, which gfx908 would otherwise hold as 64-bit scalar pairs.
   const unsigned nvec = static_cast<unsigned>(layout.nvec);
-  const unsigned first = blockIdx.x * kBlockThreads + threadIdx.x;
-  const unsigned stride = gridDim.x * kBlockThreads;
+  const unsigned first = blockIdx.x * kThreads + threadIdx.x;
+  const unsigned stride = gridDim.x * kThreads;
   // This thread's items (the Engine sizes the grid so that they fit).
   const unsigned count = first < nvec ? (nvec - 1 - first) / stride + 1 : 0;
-  const unsigned shared_count = count > kOnChipRegisterItems ? count - kOnChipRegisterItems : 0;
+  const unsigned shared_count = count > kRegisterItems ? count - kRegisterItems : 0;
+  // Shared-memory items per copy group, in whole pass-1 groups so that none straddles two.
+  const unsigned per_copy =
+      ((shared_count + options.copy_groups - 1) / options.copy_groups + kGroup - 1) / kGroup *
+      kGroup;
+  const unsigned copy_groups = shared_count ? (shared_count + per_copy - 1) / per_copy : 0;
 
-  const float4 *shared_first = in4 + first + kOnChipRegisterItems * stride;
+  const float4 *shared_first = in4 + first + kRegisterItems * stride;
   auto copy_shared_items = [&] {
-  // Unrolled for gfx908, where each copy is a load and a store: several loads in flight.
+    for (unsigned begin = 0; begin < shared_count; begin += per_copy) {
+      const unsigned end = min(shared_count, begin + per_copy);
+      // Unrolled for gfx908, where each copy is a load and a store: several loads in flight.
 #pragma unroll 8
-    for (unsigned s = 0; s < shared_count; ++s)
-      kit::gpu_async_copy_16(slots + s * kBlockThreads, shared_first + s * stride);
+      for (unsigned s = begin; s < end; ++s)
+        kit::gpu_async_copy_16(slots + s * kThreads, shared_first + s * stride);
+      kit::gpu_async_copy_commit();
+    }
   };
   if (kSharedFirst)
     copy_shared_items();
-  float4 items[kOnChipRegisterItems];
+  float4 items[kRegisterItems];
   {
     const float4 *p = in4 + first;
 #pragma unroll
-    for (int j = 0; j < kOnChipRegisterItems; ++j, p += stride)
+    for (int j = 0; j < kRegisterItems; ++j, p += stride)
       items[j] = j < static_cast<int>(count)
                      ? *p
                      : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
@@ -171,54 +188,104 @@ __global__ __launch_bounds__(kBlockThreads, 1) void onchip_kernel(const float *i
   Running r;
   auto add_register_items = [&] {
 #pragma unroll
-    for (int j = 0; j < kOnChipRegisterItems; j += kOnChipGroup)
-      r.add_group<kOnChipGroup>(items + j);
+    for (int j = 0; j < kRegisterItems; j += kGroup)
+      r.add_group<kGroup>(items + j);
   };
   if (!kSharedFirst)
     add_register_items();
-  kit::gpu_async_copy_wait_all();
-  for (unsigned s = 0; s < shared_count; s += kOnChipGroup) {
-    float4 group[kOnChipGroup];
+  for (unsigned s = 0, next_copy_group = 0, pending = copy_groups; s < shared_count; s += kGroup) {
+    if (s == next_copy_group) { // the first group of a copy group
+      kit::gpu_async_copy_wait_pending(--pending);
+      next_copy_group += per_copy;
+    }
+    float4 group[kGroup];
 #pragma unroll
-    for (int u = 0; u < kOnChipGroup; ++u)
-      group[u] = s + u < shared_count ? slots[(s + u) * kBlockThreads]
+    for (int u = 0; u < kGroup; ++u)
+      group[u] = s + u < shared_count ? slots[(s + u) * kThreads]
                                       : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
-    r.add_group<kOnChipGroup>(group);
+    r.add_group<kGroup>(group);
   }
   if (kSharedFirst)
     add_register_items();
   if (has_extra)
     r.add(extra);
   const Stats stats = grid_stats(r, ws, barrier, scratch);
-  {
+  // The extra is read again rather than kept across the barrier (one register fewer); issued
+  // first, its load overlaps the other writes. Only this thread writes that element (in == out).
+  const float extra_again = has_extra ? in[layout.extra_index(threadIdx.x)] : 0.0f;
+  auto write_register_items = [&] {
     // Tested as an index, not as j < count: a test the compiler could share with the loads
     // would keep 40 lane masks alive across the barrier (gfx908 ran out of scalar registers).
     float4 *p = out4 + first;
 #pragma unroll
-    for (int j = 0; j < kOnChipRegisterItems; ++j, p += stride)
+    for (int j = 0; j < kRegisterItems; ++j, p += stride)
       if (first + j * stride < nvec)
         *p = normalized(items[j], stats);
-  }
-  float4 *shared_out = out4 + first + kOnChipRegisterItems * stride;
+  };
+  auto write_shared_items = [&] {
+    float4 *shared_out = out4 + first + kRegisterItems * stride;
 #pragma unroll 4
-  for (unsigned s = 0; s < shared_count; ++s)
-    shared_out[s * stride] = normalized(slots[s * kBlockThreads], stats);
+    for (unsigned s = 0; s < shared_count; ++s)
+      shared_out[s * stride] = normalized(slots[s * kThreads], stats);
+  };
+  // Template parameters rather than run-time choices: a run-time choice of the pass-2 order
+  // kept both orders' addresses alive and cost up to 34 registers (spills on sm_90).
+  if (kPass2SharedFirst)
+    write_shared_items();
+  write_register_items();
+  if (!kPass2SharedFirst)
+    write_shared_items();
   if (has_extra)
-    out[layout.extra_index(threadIdx.x)] = normalized(extra, stats);
+    out[layout.extra_index(threadIdx.x)] = normalized(extra_again, stats);
 }
 
-// Bytes of dynamic shared memory the on-chip kernel needs before its slots.
-constexpr std::size_t onchip_scratch_bytes() {
-  return (sizeof(PairScratch<kBlockThreads>) + 15) / 16 * 16;
+// The on-chip kernels of one block shape, for the Engine's host code.
+template <int kThreads, int kRegisterItems> struct OnChipKernels {
+  static constexpr int threads = kThreads;
+  static constexpr int register_items = kRegisterItems;
+  // Bytes of dynamic shared memory before the slots.
+  static constexpr std::size_t scratch_bytes = (sizeof(PairScratch<kThreads>) + 15) / 16 * 16;
+  using Kernel = void (*)(const float *, float *, Layout, Workspace, OnChipOptions);
+  static constexpr Kernel kernels[2][2] = {{onchip_kernel<kThreads, kRegisterItems, false, false>,
+                                            onchip_kernel<kThreads, kRegisterItems, false, true>},
+                                           {onchip_kernel<kThreads, kRegisterItems, true, false>,
+                                            onchip_kernel<kThreads, kRegisterItems, true, true>}};
+  static Kernel pick(bool shared_first, bool pass2_shared_first) {
+    return kernels[shared_first][pass2_shared_first];
+  }
+};
+
+// Calls f(OnChipKernels<...>{}) for `shape`.
+template <class F> void with_onchip_kernels(OnChipShape shape, F &&f) {
+  switch (shape) {
+  case OnChipShape::k256x40:
+    f(OnChipKernels<onchip_threads(OnChipShape::k256x40),
+                    onchip_register_items(OnChipShape::k256x40)>{});
+    return;
+  case OnChipShape::k512x16:
+    f(OnChipKernels<onchip_threads(OnChipShape::k512x16),
+                    onchip_register_items(OnChipShape::k512x16)>{});
+    return;
+  case OnChipShape::k768x8:
+    f(OnChipKernels<onchip_threads(OnChipShape::k768x8),
+                    onchip_register_items(OnChipShape::k768x8)>{});
+    return;
+  case OnChipShape::k1024x8:
+    f(OnChipKernels<onchip_threads(OnChipShape::k1024x8),
+                    onchip_register_items(OnChipShape::k1024x8)>{});
+    return;
+  }
 }
 
-template <class Kernel> unsigned full_occupancy_grid(Kernel kernel, std::size_t shared_bytes = 0) {
-  const int blocks = kit::gpu::resident_blocks(kernel, kBlockThreads, shared_bytes);
+template <class Kernel>
+unsigned full_occupancy_grid(Kernel kernel, std::size_t shared_bytes = 0,
+                             int threads = kBlockThreads) {
+  const int blocks = kit::gpu::resident_blocks(kernel, threads, shared_bytes);
   if (blocks < 1) {
     std::fprintf(stderr,
                  "softmax: a %d-thread block of a softmax kernel does not fit on one "
                  "multiprocessor\n",
-                 kBlockThreads);
+                 threads);
     std::exit(kit::gpu::kGpuFailureExitCode);
   }
   return static_cast<unsigned>(blocks);
@@ -254,6 +321,20 @@ const char *method_name(Method method) {
   return "?";
 }
 
+const char *shape_name(OnChipShape shape) {
+  switch (shape) {
+  case OnChipShape::k256x40:
+    return "256x40";
+  case OnChipShape::k512x16:
+    return "512x16";
+  case OnChipShape::k768x8:
+    return "768x8";
+  case OnChipShape::k1024x8:
+    return "1024x8";
+  }
+  return "?";
+}
+
 Engine::Engine() {
   reduce_grid_ = full_occupancy_grid(reduce_kernel);
   normalize_grid_ = full_occupancy_grid(normalize_kernel<true>);
@@ -261,30 +342,44 @@ Engine::Engine() {
   resident_grid_ = full_occupancy_grid(resident_kernel);
   GPU_CHECK(cudaMalloc(&control_, sizeof(Control)));
   GPU_CHECK(cudaMemset(control_, 0, sizeof(Control)));
-  tune_onchip(kDefaultOnChipMinItems, 0, true, true);
+  tune_onchip(OnChipConfig{});
   reserve_partials(std::max({reduce_grid_, persistent_grid_, resident_grid_, onchip_grid_}));
 }
 
-void Engine::tune_onchip(unsigned min_items_per_thread, std::size_t shared_bytes_limit,
-                         bool shared_first, bool size_shared_to_n) {
+void Engine::tune_onchip(const OnChipConfig &config) {
+  if (config.copy_groups < 1 || config.copy_groups > 4) {
+    std::fprintf(stderr, "softmax: on-chip copy groups must be 1 to 4, not %u\n",
+                 config.copy_groups);
+    std::exit(kit::gpu::kGpuFailureExitCode);
+  }
+  onchip_ = config;
+  onchip_.min_block_items = std::max(1u, config.min_block_items);
   std::size_t bytes = static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block());
-  if (shared_bytes_limit != 0)
-    bytes = std::min(bytes, shared_bytes_limit);
-  const std::size_t slot_row = sizeof(float4) * kBlockThreads;
-  onchip_slots_ = bytes > onchip_scratch_bytes()
-                      ? static_cast<unsigned>((bytes - onchip_scratch_bytes()) / slot_row)
-                      : 0;
-  onchip_shared_bytes_ = onchip_scratch_bytes() + onchip_slots_ * slot_row;
-  for (const void *kernel : {reinterpret_cast<const void *>(onchip_kernel<true>),
-                             reinterpret_cast<const void *>(onchip_kernel<false>)})
-    GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(onchip_shared_bytes_)));
-  onchip_grid_ = std::min(full_occupancy_grid(onchip_kernel<true>, onchip_shared_bytes_),
-                          full_occupancy_grid(onchip_kernel<false>, onchip_shared_bytes_));
-  onchip_min_items_ = std::max(1u, min_items_per_thread);
-  onchip_shared_first_ = shared_first;
-  onchip_size_shared_ = size_shared_to_n;
+  if (config.shared_bytes_limit != 0)
+    bytes = std::min(bytes, config.shared_bytes_limit);
+  with_onchip_kernels(config.shape, [&](auto kernels) {
+    using Kernels = decltype(kernels);
+    const std::size_t slot_row = sizeof(float4) * Kernels::threads;
+    onchip_slots_ = bytes > Kernels::scratch_bytes
+                        ? static_cast<unsigned>((bytes - Kernels::scratch_bytes) / slot_row)
+                        : 0;
+    onchip_shared_bytes_ = Kernels::scratch_bytes + onchip_slots_ * slot_row;
+    onchip_grid_ = ~0u;
+    for (const auto &by_pass2 : Kernels::kernels)
+      for (const typename Kernels::Kernel kernel : by_pass2) {
+        GPU_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(kernel),
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(onchip_shared_bytes_)));
+        onchip_grid_ = std::min(
+            onchip_grid_, full_occupancy_grid(kernel, onchip_shared_bytes_, Kernels::threads));
+      }
+  });
   reserve_partials(onchip_grid_);
+}
+
+unsigned Engine::onchip_block_threads() const { return onchip_threads(onchip_.shape); }
+unsigned Engine::onchip_register_items() const {
+  return detail::onchip_register_items(onchip_.shape);
 }
 
 Engine::~Engine() {
@@ -308,8 +403,8 @@ std::size_t Engine::resident_capacity() const {
 }
 
 std::size_t Engine::onchip_capacity() const {
-  return static_cast<std::size_t>(onchip_grid_) * kBlockThreads *
-         (kOnChipRegisterItems + onchip_slots_) * 4;
+  return static_cast<std::size_t>(onchip_grid_) * onchip_block_threads() *
+         (onchip_register_items() + onchip_slots_) * 4;
 }
 
 std::size_t Engine::onchip_shared_bytes() const { return onchip_shared_bytes_; }
@@ -329,7 +424,7 @@ unsigned Engine::grid(Method method, std::size_t n) const {
   case Method::kOnChip: {
     // Few items per thread on a small grid (fewer partials, fewer arrivals at the barrier), the
     // full grid with up to its capacity per thread above.
-    const std::size_t per_block = static_cast<std::size_t>(kBlockThreads) * onchip_min_items_;
+    const std::size_t per_block = onchip_.min_block_items;
     const std::size_t wanted = (layout.nvec + per_block - 1) / per_block;
     return static_cast<unsigned>(
         std::max<std::size_t>(1, std::min<std::size_t>(wanted, onchip_grid_)));
@@ -429,17 +524,22 @@ void Engine::run(const float *in, float *out, std::size_t n, cudaStream_t stream
     // the register loads in flight (capping it at 96 KB made 8e6 5 % faster in the first device
     // run); below the register capacity the kernel needs none but the scratch.
     const unsigned grid = this->grid(method, n);
-    const std::size_t per_thread =
-        (layout.nvec + std::size_t{grid} * kBlockThreads - 1) / (std::size_t{grid} * kBlockThreads);
-    const std::size_t slots =
-        per_thread > kOnChipRegisterItems ? per_thread - kOnChipRegisterItems : 0;
-    const std::size_t shared_bytes =
-        onchip_size_shared_ ? onchip_scratch_bytes() + slots * sizeof(float4) * kBlockThreads
-                            : onchip_shared_bytes_;
-    if (onchip_shared_first_)
-      onchip_kernel<true><<<grid, kBlockThreads, shared_bytes, stream>>>(in, out, layout, ws);
-    else
-      onchip_kernel<false><<<grid, kBlockThreads, shared_bytes, stream>>>(in, out, layout, ws);
+    const OnChipOptions options{onchip_.copy_groups};
+    with_onchip_kernels(onchip_.shape, [&](auto kernels) {
+      using Kernels = decltype(kernels);
+      const std::size_t threads = std::size_t{grid} * Kernels::threads;
+      const std::size_t per_thread = (layout.nvec + threads - 1) / threads;
+      const std::size_t slots = per_thread > static_cast<std::size_t>(Kernels::register_items)
+                                    ? per_thread - Kernels::register_items
+                                    : 0;
+      const std::size_t shared_bytes =
+          onchip_.size_shared_to_n
+              ? Kernels::scratch_bytes + slots * sizeof(float4) * Kernels::threads
+              : onchip_shared_bytes_;
+      Kernels::pick(onchip_.shared_first,
+                    onchip_.pass2_shared_first)<<<grid, Kernels::threads, shared_bytes, stream>>>(
+          in, out, layout, ws, options);
+    });
     GPU_CHECK_LAUNCH("softmax onchip_kernel");
     break;
   }

@@ -37,12 +37,39 @@ constexpr int kBlockThreads = 256;
 constexpr int kUnroll = 4;
 // float4 items per thread of the register-resident kernel.
 constexpr int kResidentItems = 8;
-// float4 items per thread that the on-chip kernel keeps in registers (the rest of its slice lives
-// in shared memory), and how many it processes at once in pass 1 (one reference move per group).
-constexpr int kOnChipRegisterItems = 40;
-constexpr int kOnChipGroup = 8;
-// Below this many float4 per thread the on-chip kernel runs on fewer blocks than the full grid.
-constexpr unsigned kDefaultOnChipMinItems = 8;
+// The on-chip kernel's block shapes (kernel.h, OnChipShape): threads per block and float4 per
+// thread in registers (the rest of the block's slice lives in shared memory).
+constexpr int onchip_threads(OnChipShape shape) {
+  switch (shape) {
+  case OnChipShape::k256x40:
+    return 256;
+  case OnChipShape::k512x16:
+    return 512;
+  case OnChipShape::k768x8:
+    return 768;
+  case OnChipShape::k1024x8:
+    return 1024;
+  }
+  return 0;
+}
+constexpr int onchip_register_items(OnChipShape shape) {
+  switch (shape) {
+  case OnChipShape::k256x40:
+    return 40;
+  case OnChipShape::k512x16:
+    return 16;
+  case OnChipShape::k768x8:
+  case OnChipShape::k1024x8:
+    return 8;
+  }
+  return 0;
+}
+// float4 the on-chip kernel's pass 1 processes at once (one reference move per group): 8 gives
+// 8 warps per SM enough independent work; the thinnest shapes have 64-85 registers per thread and
+// take 4 (a group of 8 alone would hold 32 registers of values and 16 of partial sums).
+__host__ __device__ constexpr int onchip_group(int threads) {
+  return threads >= 1024 ? 2 : threads >= 768 ? 4 : 8;
+}
 // How far (log2 units) a value may exceed the reference before the reference moves: terms stay
 // below about 2^2, and for input in [-50, 50] a thread moves its reference only a few times.
 constexpr float kRebaseSlack = 2.0f;

@@ -185,21 +185,64 @@ bool method_accepts(const softmax_gpu::Engine &engine, Method method, std::size_
   return true;
 }
 
-// Sizes where the on-chip kernel's layout changes: its capacity, the last size that fits its
-// registers alone on the full grid, and the sizes where the grid stops shrinking.
+// Sizes where the on-chip kernel's layout changes in its current configuration: its capacity,
+// the last size that its registers hold alone on the full grid, and the size where the grid
+// stops shrinking.
 std::vector<std::size_t> onchip_edges(const softmax_gpu::Engine &engine) {
-  using namespace softmax_gpu::detail;
   const std::size_t capacity = engine.onchip_capacity();
   const std::size_t full_grid = engine.grid(Method::kOnChip, capacity);
   const std::size_t registers_only =
-      full_grid * kBlockThreads * static_cast<std::size_t>(kOnChipRegisterItems) * 4;
-  const std::size_t grid_edge = full_grid * kBlockThreads * kDefaultOnChipMinItems * 4;
+      full_grid * engine.onchip_block_threads() * engine.onchip_register_items() * 4;
+  const std::size_t grid_edge = full_grid * engine.onchip_config().min_block_items * 4;
   std::vector<std::size_t> sizes;
   for (std::size_t edge : {grid_edge, registers_only, capacity})
     for (std::size_t n : {edge - 5, edge - 1, edge, edge + 1, edge + 3})
       if (n <= capacity)
         sizes.push_back(n);
   return sizes;
+}
+
+std::string describe(const softmax_gpu::OnChipConfig &c) {
+  std::string s = std::string("on-chip ") + softmax_gpu::shape_name(c.shape);
+  if (c.shared_bytes_limit)
+    s += " smem<=" + std::to_string(c.shared_bytes_limit);
+  if (!c.shared_first)
+    s += " regs-first";
+  if (!c.size_shared_to_n)
+    s += " all-smem";
+  if (c.copy_groups != 1)
+    s += " copy-groups=" + std::to_string(c.copy_groups);
+  if (c.pass2_shared_first)
+    s += " pass2-smem-first";
+  if (c.min_block_items != softmax_gpu::OnChipConfig{}.min_block_items)
+    s += " min-block-items=" + std::to_string(c.min_block_items);
+  return s;
+}
+
+// The on-chip method alone in each configuration of `configs` on one input (the configurations
+// must accept n); in place too when asked.
+void check_onchip(kit::test::Checker &check, softmax_gpu::Engine &engine,
+                  const std::vector<softmax_gpu::OnChipConfig> &configs, Family family,
+                  std::size_t n, std::mt19937_64 &rng, std::size_t offset = 0,
+                  bool in_place = false) {
+  const std::vector<float> input = make_input(family, n, rng);
+  const std::vector<float> want = reference(input);
+  DeviceCase device(input, offset);
+  for (const softmax_gpu::OnChipConfig &config : configs) {
+    engine.tune_onchip(config);
+    const std::string what = describe(config) + " " + describe(Method::kOnChip, family, n, offset);
+    compare(check, device.run(engine, Method::kOnChip), want, what);
+    if (in_place)
+      compare(check, device.run(engine, Method::kOnChip, true), want, what + " in place");
+  }
+}
+
+// Names the on-chip shape in messages when the engine runs another than the default.
+std::string shape_note(const softmax_gpu::Engine &engine) {
+  const softmax_gpu::OnChipShape shape = engine.onchip_config().shape;
+  return shape == softmax_gpu::OnChipConfig{}.shape
+             ? std::string()
+             : std::string(" (on-chip shape ") + softmax_gpu::shape_name(shape) + ")";
 }
 
 void check_methods(kit::test::Checker &check, softmax_gpu::Engine &engine, Family family,
@@ -209,7 +252,8 @@ void check_methods(kit::test::Checker &check, softmax_gpu::Engine &engine, Famil
   DeviceCase device(input, 0);
   for (Method method : kMethods)
     if (method_accepts(engine, method, n))
-      compare(check, device.run(engine, method), want, describe(method, family, n));
+      compare(check, device.run(engine, method), want,
+              describe(method, family, n) + shape_note(engine));
 }
 
 // The statistics themselves: the maximum exactly, the integer reference floor(max log2(e)), and
@@ -230,12 +274,60 @@ void check_stats(kit::test::Checker &check, softmax_gpu::Engine &engine, Family 
     device.run(engine, method);
     const softmax_gpu::Stats stats = engine.last_stats();
     const double error = std::fabs(stats.sum - sum) / sum;
-    const std::string what = describe(method, family, n) + " statistics: max " +
-                             std::to_string(stats.max) + " (want " + std::to_string(max) +
-                             "), reference " + std::to_string(stats.ref) + " (want " +
-                             std::to_string(ref) + "), sum relative error " + std::to_string(error);
+    const std::string what = describe(method, family, n) + shape_note(engine) +
+                             " statistics: max " + std::to_string(stats.max) + " (want " +
+                             std::to_string(max) + "), reference " + std::to_string(stats.ref) +
+                             " (want " + std::to_string(ref) + "), sum relative error " +
+                             std::to_string(error);
     check.expect(stats.max == max && stats.ref == ref && error <= 3e-7, what.c_str());
   }
+}
+
+// Every block shape, around each place its layout changes, in its alternatives (copy groups,
+// orders, all shared memory, another grid rule), with the shared memory of an MI100 (64 KB per
+// block), on the case families and misaligned in place at its capacity.
+void check_onchip_shapes(kit::test::Checker &check, softmax_gpu::Engine &engine,
+                         std::mt19937_64 &rng) {
+  for (softmax_gpu::OnChipShape shape : softmax_gpu::kOnChipShapes) {
+    softmax_gpu::OnChipConfig base;
+    base.shape = shape;
+    std::vector<softmax_gpu::OnChipConfig> configs(5, base);
+    configs[1].copy_groups = 3;
+    configs[1].pass2_shared_first = !base.pass2_shared_first;
+    configs[2].shared_first = !base.shared_first;
+    configs[2].size_shared_to_n = false;
+    configs[2].copy_groups = 4;
+    configs[3].min_block_items = 1024;
+    configs[3].copy_groups = 2;
+    configs[4].shared_first = !base.shared_first;
+    configs[4].pass2_shared_first = !base.pass2_shared_first;
+    engine.tune_onchip(base);
+    const std::size_t capacity = engine.onchip_capacity();
+    std::printf("on-chip %s: capacity %zu elements (%zu B of shared memory per block, grid %u)\n",
+                softmax_gpu::shape_name(shape), capacity, engine.onchip_shared_bytes(),
+                engine.grid(Method::kOnChip, capacity));
+    for (std::size_t n : onchip_edges(engine))
+      check_onchip(check, engine, configs, Family::kContest, n, rng);
+    for (Family family : {Family::kEqual, Family::kPlusMinus, Family::kOutlier, Family::kAscending,
+                          Family::kDescending})
+      check_onchip(check, engine, {base}, family, capacity, rng);
+    for (std::size_t offset : {1, 2, 3})
+      check_onchip(check, engine, {base, configs[1]}, Family::kContest, capacity - offset, rng,
+                   offset, true);
+    // Capacity + 1 (kAuto moves on to two-pass-rev) and the statistics with the slots full.
+    engine.tune_onchip(base);
+    check_methods(check, engine, Family::kContest, capacity + 1, rng);
+    check_stats(check, engine, Family::kDescending, capacity, rng);
+    // MI100's 64 KB per block: fewer slots, so the edges move.
+    for (softmax_gpu::OnChipConfig &config : configs)
+      config.shared_bytes_limit = 65536;
+    engine.tune_onchip(configs[0]);
+    std::printf("on-chip %s with 64 KB of shared memory: capacity %zu elements\n",
+                softmax_gpu::shape_name(shape), engine.onchip_capacity());
+    for (std::size_t n : onchip_edges(engine))
+      check_onchip(check, engine, configs, Family::kContest, n, rng);
+  }
+  engine.tune_onchip(softmax_gpu::OnChipConfig{});
 }
 
 } // namespace
@@ -259,21 +351,12 @@ int main() {
       capacity + 1};
   for (std::size_t n : sizes)
     check_methods(check, engine, Family::kContest, n, rng);
-  // The on-chip method where its layout changes, at its capacity - 1 / 0 / + 1 (the last one runs
-  // every other method), and with the shared memory of an MI100 (64 KB per block, fewer slots).
+  // The on-chip method (default configuration) where its layout changes, with every method at
+  // those sizes and at its capacity + 1; then every block shape and alternative on its own.
   for (std::size_t n : onchip_edges(engine))
     check_methods(check, engine, Family::kContest, n, rng);
   check_methods(check, engine, Family::kContest, engine.onchip_capacity() + 1, rng);
-  engine.tune_onchip(softmax_gpu::detail::kDefaultOnChipMinItems, 65536);
-  std::printf("with 64 KB of shared memory: on-chip capacity %zu elements\n",
-              engine.onchip_capacity());
-  for (std::size_t n : onchip_edges(engine))
-    check_methods(check, engine, Family::kContest, n, rng);
-  // The benchmark's alternatives: register loads first, all shared memory on every launch.
-  engine.tune_onchip(softmax_gpu::detail::kDefaultOnChipMinItems, 0, false, false);
-  for (std::size_t n : onchip_edges(engine))
-    check_methods(check, engine, Family::kContest, n, rng);
-  engine.tune_onchip(softmax_gpu::detail::kDefaultOnChipMinItems, 0);
+  check_onchip_shapes(check, engine, rng);
 
   const Family families[] = {Family::kEqual,      Family::kNearPlus,  Family::kNearMinus,
                              Family::kPlusMinus,  Family::kOutlier,   Family::kAscending,
@@ -302,18 +385,6 @@ int main() {
     DeviceCase device(input, 0);
     compare(check, device.run(engine, method, true), reference(input),
             describe(method, Family::kContest, 100003) + " in place");
-  }
-
-  // The on-chip method with its shared memory full: misaligned, and in place.
-  for (std::size_t offset : {1, 2, 3}) {
-    const std::size_t n = engine.onchip_capacity() - offset;
-    const std::vector<float> input = make_input(Family::kContest, n, rng);
-    const std::vector<float> want = reference(input);
-    DeviceCase device(input, offset);
-    compare(check, device.run(engine, Method::kOnChip), want,
-            describe(Method::kOnChip, Family::kContest, n, offset));
-    compare(check, device.run(engine, Method::kOnChip, true), want,
-            describe(Method::kOnChip, Family::kContest, n, offset) + " in place");
   }
 
   // Repeated runs give identical bits (the ticket and barrier reset themselves).
