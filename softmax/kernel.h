@@ -28,7 +28,7 @@ enum class Method {
   kResident,
   // Like kResident, but a block's slice lives in registers AND dynamic shared memory (sized from
   // the device's limit at run time), one block per multiprocessor: the input is read once up to
-  // onchip_capacity() (about 1.2e7 on an H200). Only for n <= onchip_capacity().
+  // onchip_capacity() (about 1.3e7 on an H100 or H200). Only for n <= onchip_capacity().
   kOnChip,
 };
 
@@ -50,14 +50,15 @@ const char *shape_name(OnChipShape shape);
 // How the on-chip method runs; the member defaults are the measured choice (README,
 // "Performance"). The benchmark compares the alternatives, the tests run them all.
 struct OnChipConfig {
-  OnChipShape shape = OnChipShape::k256x40;
+  OnChipShape shape = OnChipShape::k512x16;
   // The grid shrinks below this many float4 per block (fewer partials and barrier arrivals;
   // 2048 = 256 threads x 8, the rule measured with the first shape).
   unsigned min_block_items = 2048;
   // Cap on the dynamic shared memory per block (0: the device's limit; less means less capacity).
   std::size_t shared_bytes_limit = 0;
-  // Pass 1: the shared-memory copies are issued before the register loads (else after).
-  bool shared_first = true;
+  // Pass 1: the shared-memory copies are issued before the register loads (else after, and the
+  // register items are processed first).
+  bool shared_first = false;
   // A launch takes only the shared memory n needs (the rest stays L1), else all of it.
   bool size_shared_to_n = true;
   // The shared-memory copies are waited for in this many groups (1 to 4): pass 1 starts on the
@@ -105,15 +106,18 @@ public:
 
   // Largest n that kResident accepts on this device (registers of an occupancy-sized grid).
   std::size_t resident_capacity() const;
-  // Largest n that kOnChip accepts (registers and shared memory of one block per multiprocessor),
-  // and the dynamic shared memory per block it uses.
+  // Largest n that kOnChip accepts (registers and shared memory of one block per multiprocessor):
+  // up to onchip_shape_capacity() it runs in the configured shape, above that in the widest shape
+  // (256x40, the most registers per SM), whose capacity is the larger. The dynamic shared memory
+  // per block of the configured shape.
   std::size_t onchip_capacity() const;
+  std::size_t onchip_shape_capacity() const;
   std::size_t onchip_shared_bytes() const;
   // For the benchmark and tests: how the on-chip method runs. The constructor applies
   // OnChipConfig{} (the defaults measured best). May synchronise the device.
   void tune_onchip(const OnChipConfig &config);
   const OnChipConfig &onchip_config() const { return onchip_; }
-  // The current shape's threads per block and float4 per thread in registers.
+  // The configured shape's threads per block and float4 per thread in registers.
   unsigned onchip_block_threads() const;
   unsigned onchip_register_items() const;
   // Blocks that `method` launches for n elements (the single-kernel methods wait for all of them
@@ -131,10 +135,22 @@ private:
   unsigned normalize_grid_ = 0;
   unsigned persistent_grid_ = 0;
   unsigned resident_grid_ = 0;
+  // The on-chip method's launch sizes for one configuration.
+  struct OnChipSizing {
+    unsigned grid = 0;  // one block per multiprocessor
+    unsigned slots = 0; // float4 per thread in shared memory
+    std::size_t shared_bytes = 0;
+    std::size_t capacity = 0;
+  };
+  OnChipSizing size_onchip(const OnChipConfig &config);
+  // The configuration in use for n elements: the configured one, or above its capacity the
+  // same in the widest shape.
+  bool onchip_wide(std::size_t n) const { return n > onchip_sizing_.capacity; }
+
   OnChipConfig onchip_;
-  unsigned onchip_grid_ = 0;
-  unsigned onchip_slots_ = 0; // float4 per thread in shared memory
-  std::size_t onchip_shared_bytes_ = 0;
+  OnChipSizing onchip_sizing_;
+  OnChipConfig onchip_wide_; // onchip_ in shape 256x40
+  OnChipSizing onchip_wide_sizing_;
   void *control_ = nullptr;           // ticket, barrier, statistics (device)
   std::uint64_t *partials_ = nullptr; // two words per partial (device)
   unsigned partial_capacity_ = 0;

@@ -127,7 +127,8 @@ struct OnChipOptions {
 // registers (kit::gpu_async_copy_16), in options.copy_groups groups that pass 1 waits for one at a
 // time. kSharedFirst: the copies are issued first, then the register loads, and pass 1 works
 // through the shared-memory items while the register items are still arriving, then on those as
-// they arrive. Otherwise the register loads go first and are processed first. Dynamic shared
+// they arrive. Otherwise (the default: faster from 8e6 on in every shape, README) the register
+// loads go first and are processed first while the copies land. Dynamic shared
 // memory layout: the pair scratch, then slot s of thread t at float4 s * kThreads + t (a warp's
 // accesses are consecutive 16-byte words; every thread reads only its own slots, so its own wait
 // for its copies is all the synchronisation needed).
@@ -343,7 +344,7 @@ Engine::Engine() {
   GPU_CHECK(cudaMalloc(&control_, sizeof(Control)));
   GPU_CHECK(cudaMemset(control_, 0, sizeof(Control)));
   tune_onchip(OnChipConfig{});
-  reserve_partials(std::max({reduce_grid_, persistent_grid_, resident_grid_, onchip_grid_}));
+  reserve_partials(std::max({reduce_grid_, persistent_grid_, resident_grid_}));
 }
 
 void Engine::tune_onchip(const OnChipConfig &config) {
@@ -354,27 +355,40 @@ void Engine::tune_onchip(const OnChipConfig &config) {
   }
   onchip_ = config;
   onchip_.min_block_items = std::max(1u, config.min_block_items);
+  onchip_wide_ = onchip_;
+  onchip_wide_.shape = OnChipShape::k256x40;
+  onchip_wide_sizing_ = size_onchip(onchip_wide_);
+  // After the wide one: each sets its kernels' shared-memory limit, which must be this shape's
+  // when both are the same.
+  onchip_sizing_ = size_onchip(onchip_);
+  reserve_partials(std::max(onchip_sizing_.grid, onchip_wide_sizing_.grid));
+}
+
+Engine::OnChipSizing Engine::size_onchip(const OnChipConfig &config) {
   std::size_t bytes = static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block());
   if (config.shared_bytes_limit != 0)
     bytes = std::min(bytes, config.shared_bytes_limit);
+  OnChipSizing sizing;
   with_onchip_kernels(config.shape, [&](auto kernels) {
     using Kernels = decltype(kernels);
     const std::size_t slot_row = sizeof(float4) * Kernels::threads;
-    onchip_slots_ = bytes > Kernels::scratch_bytes
-                        ? static_cast<unsigned>((bytes - Kernels::scratch_bytes) / slot_row)
-                        : 0;
-    onchip_shared_bytes_ = Kernels::scratch_bytes + onchip_slots_ * slot_row;
-    onchip_grid_ = ~0u;
+    sizing.slots = bytes > Kernels::scratch_bytes
+                       ? static_cast<unsigned>((bytes - Kernels::scratch_bytes) / slot_row)
+                       : 0;
+    sizing.shared_bytes = Kernels::scratch_bytes + sizing.slots * slot_row;
+    sizing.grid = ~0u;
     for (const auto &by_pass2 : Kernels::kernels)
       for (const typename Kernels::Kernel kernel : by_pass2) {
         GPU_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(kernel),
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(onchip_shared_bytes_)));
-        onchip_grid_ = std::min(
-            onchip_grid_, full_occupancy_grid(kernel, onchip_shared_bytes_, Kernels::threads));
+                                       static_cast<int>(sizing.shared_bytes)));
+        sizing.grid = std::min(sizing.grid,
+                               full_occupancy_grid(kernel, sizing.shared_bytes, Kernels::threads));
       }
+    sizing.capacity =
+        std::size_t{sizing.grid} * Kernels::threads * (Kernels::register_items + sizing.slots) * 4;
   });
-  reserve_partials(onchip_grid_);
+  return sizing;
 }
 
 unsigned Engine::onchip_block_threads() const { return onchip_threads(onchip_.shape); }
@@ -403,11 +417,10 @@ std::size_t Engine::resident_capacity() const {
 }
 
 std::size_t Engine::onchip_capacity() const {
-  return static_cast<std::size_t>(onchip_grid_) * onchip_block_threads() *
-         (onchip_register_items() + onchip_slots_) * 4;
+  return std::max(onchip_sizing_.capacity, onchip_wide_sizing_.capacity);
 }
-
-std::size_t Engine::onchip_shared_bytes() const { return onchip_shared_bytes_; }
+std::size_t Engine::onchip_shape_capacity() const { return onchip_sizing_.capacity; }
+std::size_t Engine::onchip_shared_bytes() const { return onchip_sizing_.shared_bytes; }
 
 unsigned Engine::grid(Method method, std::size_t n) const {
   const Layout layout{n, 0, n / 4};
@@ -426,21 +439,23 @@ unsigned Engine::grid(Method method, std::size_t n) const {
     // full grid with up to its capacity per thread above.
     const std::size_t per_block = onchip_.min_block_items;
     const std::size_t wanted = (layout.nvec + per_block - 1) / per_block;
-    return static_cast<unsigned>(
-        std::max<std::size_t>(1, std::min<std::size_t>(wanted, onchip_grid_)));
+    const unsigned full = onchip_wide(n) ? onchip_wide_sizing_.grid : onchip_sizing_.grid;
+    return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(wanted, full)));
   }
   }
   return 1;
 }
 
-// From the H200 measurements (README, "Performance", 2026-11-22): the register-resident kernel,
-// with 4x the threads per multiprocessor, is faster while its grid is small (5e5 / 1e6 / 1.5e6:
-// 0.0090 / 0.0107 / 0.0122 ms against 0.0104 / 0.0113 / 0.0125 for on-chip; at 2e6 the other
-// way, 0.0141 against 0.0133): a crossover between 35 % and 46 % of its capacity, taken at 40 %.
-// The on-chip kernel up to its capacity (8e6 to 1.2e7: 12-20 % faster than two-pass-rev, which
-// reads the input twice); two-pass-rev beyond.
+// From the measurements (README, "Performance", 2026-11-22). With the 256x40 on-chip shape the
+// register-resident kernel was faster up to 1.5e6 on the H200 (a crossover at 35-46 % of its
+// capacity). The 512x16 shape is faster than resident from 1e6 on (H100: 0.0098 against 0.0106
+// ms; 1.5e6: 0.0110 against 0.0127), mostly by its smaller grid at the barrier (123-132 blocks
+// against 245-528); at 5e5 resident's grid is small too (123 blocks) and it was 14 % faster than
+// on-chip on the H200: the crossover is taken at 1/6 of resident's capacity (0.72e6), between.
+// The on-chip kernel up to its capacity (H100 1.2e7: 0.0415 ms against 0.0515 for two-pass-rev,
+// which reads the input twice); two-pass-rev beyond.
 Method Engine::auto_method(std::size_t n) const {
-  if (n <= resident_capacity() * 2 / 5)
+  if (n <= resident_capacity() / 6)
     return Method::kResident;
   return n <= onchip_capacity() ? Method::kOnChip : Method::kTwoPassReverse;
 }
@@ -524,8 +539,10 @@ void Engine::run(const float *in, float *out, std::size_t n, cudaStream_t stream
     // the register loads in flight (capping it at 96 KB made 8e6 5 % faster in the first device
     // run); below the register capacity the kernel needs none but the scratch.
     const unsigned grid = this->grid(method, n);
-    const OnChipOptions options{onchip_.copy_groups};
-    with_onchip_kernels(onchip_.shape, [&](auto kernels) {
+    const OnChipConfig &config = onchip_wide(n) ? onchip_wide_ : onchip_;
+    const OnChipSizing &sizing = onchip_wide(n) ? onchip_wide_sizing_ : onchip_sizing_;
+    const OnChipOptions options{config.copy_groups};
+    with_onchip_kernels(config.shape, [&](auto kernels) {
       using Kernels = decltype(kernels);
       const std::size_t threads = std::size_t{grid} * Kernels::threads;
       const std::size_t per_thread = (layout.nvec + threads - 1) / threads;
@@ -533,11 +550,11 @@ void Engine::run(const float *in, float *out, std::size_t n, cudaStream_t stream
                                     ? per_thread - Kernels::register_items
                                     : 0;
       const std::size_t shared_bytes =
-          onchip_.size_shared_to_n
+          config.size_shared_to_n
               ? Kernels::scratch_bytes + slots * sizeof(float4) * Kernels::threads
-              : onchip_shared_bytes_;
-      Kernels::pick(onchip_.shared_first,
-                    onchip_.pass2_shared_first)<<<grid, Kernels::threads, shared_bytes, stream>>>(
+              : sizing.shared_bytes;
+      Kernels::pick(config.shared_first,
+                    config.pass2_shared_first)<<<grid, Kernels::threads, shared_bytes, stream>>>(
           in, out, layout, ws, options);
     });
     GPU_CHECK_LAUNCH("softmax onchip_kernel");

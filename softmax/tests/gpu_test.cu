@@ -156,6 +156,10 @@ public:
     GPU_CHECK(
         cudaMemcpy(in_.get() + offset, input.data(), n_ * sizeof(float), cudaMemcpyHostToDevice));
   }
+  void reset(const std::vector<float> &input) {
+    GPU_CHECK(
+        cudaMemcpy(in_.get() + offset_, input.data(), n_ * sizeof(float), cudaMemcpyHostToDevice));
+  }
   std::vector<float> run(softmax_gpu::Engine &engine, Method method, bool in_place = false) {
     float *out = in_place ? in_.get() + offset_ : out_.get() + offset_;
     GPU_CHECK(cudaMemset(out_.get(), 0xFF, out_.bytes())); // NaN
@@ -185,20 +189,23 @@ bool method_accepts(const softmax_gpu::Engine &engine, Method method, std::size_
   return true;
 }
 
-// Sizes where the on-chip kernel's layout changes in its current configuration: its capacity,
-// the last size that its registers hold alone on the full grid, and the size where the grid
-// stops shrinking.
+// Sizes where the on-chip kernel's layout changes in its current configuration: the size where
+// the grid stops shrinking, the last size that its registers hold alone on the full grid, its
+// shape's capacity (above it the 256x40 shape takes over) and the method's capacity.
 std::vector<std::size_t> onchip_edges(const softmax_gpu::Engine &engine) {
   const std::size_t capacity = engine.onchip_capacity();
-  const std::size_t full_grid = engine.grid(Method::kOnChip, capacity);
+  const std::size_t shape_capacity = engine.onchip_shape_capacity();
+  const std::size_t full_grid = engine.grid(Method::kOnChip, shape_capacity);
   const std::size_t registers_only =
       full_grid * engine.onchip_block_threads() * engine.onchip_register_items() * 4;
   const std::size_t grid_edge = full_grid * engine.onchip_config().min_block_items * 4;
   std::vector<std::size_t> sizes;
-  for (std::size_t edge : {grid_edge, registers_only, capacity})
+  for (std::size_t edge : {grid_edge, registers_only, shape_capacity, capacity})
     for (std::size_t n : {edge - 5, edge - 1, edge, edge + 1, edge + 3})
       if (n <= capacity)
         sizes.push_back(n);
+  std::sort(sizes.begin(), sizes.end()); // the two capacities coincide for 256x40
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   return sizes;
 }
 
@@ -232,8 +239,10 @@ void check_onchip(kit::test::Checker &check, softmax_gpu::Engine &engine,
     engine.tune_onchip(config);
     const std::string what = describe(config) + " " + describe(Method::kOnChip, family, n, offset);
     compare(check, device.run(engine, Method::kOnChip), want, what);
-    if (in_place)
+    if (in_place) {
       compare(check, device.run(engine, Method::kOnChip, true), want, what + " in place");
+      device.reset(input); // the next configuration's input
+    }
   }
 }
 
@@ -302,7 +311,7 @@ void check_onchip_shapes(kit::test::Checker &check, softmax_gpu::Engine &engine,
     configs[4].shared_first = !base.shared_first;
     configs[4].pass2_shared_first = !base.pass2_shared_first;
     engine.tune_onchip(base);
-    const std::size_t capacity = engine.onchip_capacity();
+    const std::size_t capacity = engine.onchip_shape_capacity();
     std::printf("on-chip %s: capacity %zu elements (%zu B of shared memory per block, grid %u)\n",
                 softmax_gpu::shape_name(shape), capacity, engine.onchip_shared_bytes(),
                 engine.grid(Method::kOnChip, capacity));
@@ -314,16 +323,19 @@ void check_onchip_shapes(kit::test::Checker &check, softmax_gpu::Engine &engine,
     for (std::size_t offset : {1, 2, 3})
       check_onchip(check, engine, {base, configs[1]}, Family::kContest, capacity - offset, rng,
                    offset, true);
-    // Capacity + 1 (kAuto moves on to two-pass-rev) and the statistics with the slots full.
+    // The statistics with the slots full; the method's capacity + 1 (kAuto moves on to
+    // two-pass-rev).
     engine.tune_onchip(base);
-    check_methods(check, engine, Family::kContest, capacity + 1, rng);
     check_stats(check, engine, Family::kDescending, capacity, rng);
+    check_methods(check, engine, Family::kContest, engine.onchip_capacity() + 1, rng);
     // MI100's 64 KB per block: fewer slots, so the edges move.
     for (softmax_gpu::OnChipConfig &config : configs)
       config.shared_bytes_limit = 65536;
     engine.tune_onchip(configs[0]);
-    std::printf("on-chip %s with 64 KB of shared memory: capacity %zu elements\n",
-                softmax_gpu::shape_name(shape), engine.onchip_capacity());
+    std::printf("on-chip %s with 64 KB of shared memory: capacity %zu elements (%zu with 256x40 "
+                "above)\n",
+                softmax_gpu::shape_name(shape), engine.onchip_shape_capacity(),
+                engine.onchip_capacity());
     for (std::size_t n : onchip_edges(engine))
       check_onchip(check, engine, configs, Family::kContest, n, rng);
   }
