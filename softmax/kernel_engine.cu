@@ -256,25 +256,20 @@ template <int kThreads, int kRegisterItems> struct OnChipKernels {
   }
 };
 
+template <OnChipShape kShape>
+using OnChipKernelsOf = OnChipKernels<onchip_threads(kShape), onchip_register_items(kShape)>;
+
 // Calls f(OnChipKernels<...>{}) for `shape`.
 template <class F> void with_onchip_kernels(OnChipShape shape, F &&f) {
   switch (shape) {
   case OnChipShape::k256x40:
-    f(OnChipKernels<onchip_threads(OnChipShape::k256x40),
-                    onchip_register_items(OnChipShape::k256x40)>{});
-    return;
+    return f(OnChipKernelsOf<OnChipShape::k256x40>{});
   case OnChipShape::k512x16:
-    f(OnChipKernels<onchip_threads(OnChipShape::k512x16),
-                    onchip_register_items(OnChipShape::k512x16)>{});
-    return;
+    return f(OnChipKernelsOf<OnChipShape::k512x16>{});
   case OnChipShape::k768x8:
-    f(OnChipKernels<onchip_threads(OnChipShape::k768x8),
-                    onchip_register_items(OnChipShape::k768x8)>{});
-    return;
+    return f(OnChipKernelsOf<OnChipShape::k768x8>{});
   case OnChipShape::k1024x8:
-    f(OnChipKernels<onchip_threads(OnChipShape::k1024x8),
-                    onchip_register_items(OnChipShape::k1024x8)>{});
-    return;
+    return f(OnChipKernelsOf<OnChipShape::k1024x8>{});
   }
 }
 
