@@ -9,6 +9,28 @@
 namespace softmax_gpu {
 namespace detail {
 
+// Diagnostic only: built with SOFTMAX_PHASE_TIMES (softmax/experiments/phase_times.sh, CUDA), the
+// on-chip kernel records the global timer per block when it starts, when its pass 1 is done, when
+// it has the statistics and when its last store is issued; phase_times.cu prints where the time
+// goes. In every other build the marks compile to nothing.
+#if defined(SOFTMAX_PHASE_TIMES) && KIT_CUDA
+constexpr unsigned kPhaseMarks = 4;
+constexpr unsigned kPhaseMaxBlocks = 1024;
+__device__ unsigned long long g_phase_times[kPhaseMaxBlocks * kPhaseMarks];
+__device__ __forceinline__ void phase_mark(unsigned mark, bool whole_block) {
+  if (whole_block)
+    __syncthreads();
+  if (threadIdx.x == 0 && blockIdx.x < kPhaseMaxBlocks) {
+    unsigned long long now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    g_phase_times[blockIdx.x * kPhaseMarks + mark] = now;
+  }
+}
+#define SOFTMAX_PHASE_MARK(mark, whole_block) phase_mark(mark, whole_block)
+#else
+#define SOFTMAX_PHASE_MARK(mark, whole_block) ((void)0)
+#endif
+
 // Pass 1 of the two-pass methods: one (max, sum) pair per block into partials[first_partial +
 // block]; the block that finishes the total_partials-th pair (over every launch sharing the
 // ticket) combines them into control->stats and resets the ticket.
@@ -138,6 +160,7 @@ __global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, fl
                                                              OnChipOptions options) {
   constexpr int kGroup = onchip_group(kThreads);
   static_assert(kRegisterItems % kGroup == 0, "register items in whole groups");
+  SOFTMAX_PHASE_MARK(0, false);
   extern __shared__ float4 dynamic_shared[];
   constexpr int kScratchSlots = (sizeof(PairScratch<kThreads>) + 15) / 16;
   auto &scratch = *reinterpret_cast<PairScratch<kThreads> *>(dynamic_shared);
@@ -210,7 +233,9 @@ __global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, fl
     add_register_items();
   if (has_extra)
     r.add(extra);
+  SOFTMAX_PHASE_MARK(1, true);
   const Stats stats = grid_stats(r, ws, barrier, scratch);
+  SOFTMAX_PHASE_MARK(2, false);
   // The extra is read again rather than kept across the barrier (one register fewer); issued
   // first, its load overlaps the other writes. Only this thread writes that element (in == out).
   const float extra_again = has_extra ? in[layout.extra_index(threadIdx.x)] : 0.0f;
@@ -238,6 +263,7 @@ __global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, fl
     write_shared_items();
   if (has_extra)
     out[layout.extra_index(threadIdx.x)] = normalized(extra_again, stats);
+  SOFTMAX_PHASE_MARK(3, true);
 }
 
 // The on-chip kernels of one block shape, for the Engine's host code.
@@ -294,6 +320,15 @@ unsigned streaming_grid(const Layout &layout, unsigned full_grid) {
   const std::size_t wanted = (layout.nvec + per_block - 1) / per_block;
   return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(wanted, full_grid)));
 }
+
+#if defined(SOFTMAX_PHASE_TIMES) && KIT_CUDA
+// The marks of the last on-chip launch: kPhaseMarks per block, blocks [0, blocks).
+void copy_phase_times(unsigned long long *host, unsigned blocks) {
+  GPU_CHECK(cudaMemcpyFromSymbol(host, g_phase_times,
+                                 sizeof(unsigned long long) * kPhaseMarks *
+                                     std::min(blocks, kPhaseMaxBlocks)));
+}
+#endif
 
 } // namespace detail
 
