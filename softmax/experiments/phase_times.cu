@@ -19,11 +19,13 @@
 #include <vector>
 
 namespace softmax_gpu::detail {
+// kernel_engine.cu, built with SOFTMAX_PHASE_TIMES: kMarks marks per block.
 void copy_phase_times(unsigned long long *host, unsigned blocks);
-constexpr unsigned kMarks = 4;
 } // namespace softmax_gpu::detail
 
 namespace {
+
+constexpr unsigned kMarks = 4; // kPhaseMarks in kernel_engine.cu
 
 using softmax_gpu::Method;
 
@@ -40,7 +42,7 @@ void measure(softmax_gpu::Engine &engine, const kit::bench::L2Eviction &evict, c
                               .median_ms;
   // Per run: last start, pass 1 first / median / last, stats first / last, stores median / last.
   std::vector<std::vector<double>> columns(8);
-  std::vector<unsigned long long> marks(grid * softmax_gpu::detail::kMarks);
+  std::vector<unsigned long long> marks(grid * kMarks);
   for (int run = 0; run < 24; ++run) {
     evict();
     engine.run(d_in, d_out, n, 0, Method::kOnChip);
@@ -48,13 +50,13 @@ void measure(softmax_gpu::Engine &engine, const kit::bench::L2Eviction &evict, c
     if (run < 3)
       continue; // warm-up
     softmax_gpu::detail::copy_phase_times(marks.data(), grid);
-    std::vector<double> mark[4];
+    std::vector<double> mark[kMarks];
     unsigned long long origin = ~0ull;
     for (unsigned b = 0; b < grid; ++b)
-      origin = std::min(origin, marks[b * 4]);
+      origin = std::min(origin, marks[b * kMarks]);
     for (unsigned b = 0; b < grid; ++b)
-      for (int k = 0; k < 4; ++k)
-        mark[k].push_back((marks[b * 4 + k] - origin) * 1e-3); // ns -> us
+      for (unsigned k = 0; k < kMarks; ++k)
+        mark[k].push_back((marks[b * kMarks + k] - origin) * 1e-3); // ns -> us
     for (auto &m : mark)
       std::sort(m.begin(), m.end());
     const double values[8] = {mark[0].back(),  mark[1].front(), mark[1][grid / 2], mark[1].back(),
