@@ -2,9 +2,10 @@
 // SOFTMAX_PHASE_TIMES defined so that the kernel records the global timer at four marks per block
 // (kernel_engine.cu). For each shape and size: the event-timed median of the instrumented kernel,
 // then, as medians over the runs, the marks relative to the first block's start: the last block's
-// start, pass 1 done (first / median / last block), statistics known (first / last) and last store
-// issued (median / last). The time from the last store issued to the stop event is the write
-// drain and the kernel's exit.
+// start, pass 1 done (first / median / last block), statistics known (first / last), last store
+// issued (median / last), and each block's pass 1 from its own start (shortest / median /
+// longest: a spread here is slow reading, not late starts). The time from the last store issued
+// to the stop event is the write drain and the kernel's exit.
 //
 //   phase_times [N ...]      (default 8e6 1e7 1.2e7)
 #include "event_timing.h"
@@ -41,7 +42,7 @@ void measure(softmax_gpu::Engine &engine, const kit::bench::L2Eviction &evict, c
                               3, 31, [&] { engine.run(d_in, d_out, n, 0, Method::kOnChip); }, evict)
                               .median_ms;
   // Per run: last start, pass 1 first / median / last, stats first / last, stores median / last.
-  std::vector<std::vector<double>> columns(8);
+  std::vector<std::vector<double>> columns(11);
   std::vector<unsigned long long> marks(grid * kMarks);
   for (int run = 0; run < 24; ++run) {
     evict();
@@ -57,19 +58,26 @@ void measure(softmax_gpu::Engine &engine, const kit::bench::L2Eviction &evict, c
     for (unsigned b = 0; b < grid; ++b)
       for (unsigned k = 0; k < kMarks; ++k)
         mark[k].push_back((marks[b * kMarks + k] - origin) * 1e-3); // ns -> us
+    // Each block's own pass 1 (from its own start): tells a late start from a slow read.
+    std::vector<double> pass1(grid);
+    for (unsigned b = 0; b < grid; ++b)
+      pass1[b] = mark[1][b] - mark[0][b];
+    std::sort(pass1.begin(), pass1.end());
     for (auto &m : mark)
       std::sort(m.begin(), m.end());
-    const double values[8] = {mark[0].back(),  mark[1].front(), mark[1][grid / 2], mark[1].back(),
-                              mark[2].front(), mark[2].back(),  mark[3][grid / 2], mark[3].back()};
-    for (int c = 0; c < 8; ++c)
+    const double values[11] = {mark[0].back(),  mark[1].front(), mark[1][grid / 2], mark[1].back(),
+                               mark[2].front(), mark[2].back(),  mark[3][grid / 2], mark[3].back(),
+                               pass1.front(),   pass1[grid / 2], pass1.back()};
+    for (int c = 0; c < 11; ++c)
       columns[c].push_back(values[c]);
   }
   std::printf(
       "| %-7s | %9zu | %4u | %7.2f | %6.2f | %5.2f / %5.2f / %5.2f | %5.2f / %5.2f | %5.2f / "
-      "%5.2f |\n",
+      "%5.2f | %5.2f / %5.2f / %5.2f |\n",
       softmax_gpu::shape_name(engine.onchip_config().shape), n, grid, event_ms * 1e3,
       median(columns[0]), median(columns[1]), median(columns[2]), median(columns[3]),
-      median(columns[4]), median(columns[5]), median(columns[6]), median(columns[7]));
+      median(columns[4]), median(columns[5]), median(columns[6]), median(columns[7]),
+      median(columns[8]), median(columns[9]), median(columns[10]));
 }
 
 } // namespace
@@ -91,7 +99,8 @@ int main(int argc, char **argv) {
               "evicted before each)\n",
               prop.name);
   std::printf("| shape   |         N | grid | event us | last start | pass 1 done first / median "
-              "/ last | stats first / last | stores issued median / last |\n");
+              "/ last | stats first / last | stores issued median / last | own pass 1 min / median "
+              "/ max |\n");
   softmax_gpu::Engine engine;
   kit::bench::L2Eviction evict;
   std::mt19937_64 rng(7);
