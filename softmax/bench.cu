@@ -236,6 +236,9 @@ std::vector<std::pair<std::string, softmax_gpu::OnChipConfig>> onchip_variants()
     c = base;
     c.shared_first = !base.shared_first;
     list.push_back({name + (c.shared_first ? " smem-first" : " regs-first"), c});
+    c = base;
+    c.bulk_copy = false;
+    list.push_back({name + " per-thread-copies", c});
     for (unsigned block_items : {1024u, 4096u}) {
       c = base;
       c.min_block_items = block_items;
@@ -405,7 +408,8 @@ int main(int argc, char **argv) {
     if (variants) {
       // The on-chip method in every block shape, each with its alternatives: the shared-memory
       // copies waited for in 2 or 4 groups, pass 2 on the shared-memory items first, the register
-      // loads issued first, the grid shrinking below 1024 or 4096 float4 per block (default 2048).
+      // loads issued first, 16-byte copies per thread instead of bulk copies (sm_90+), the grid
+      // shrinking below 1024 or 4096 float4 per block (default 2048).
       for (const auto &[name, config] : onchip_variants()) {
         engine.tune_onchip(config);
         if (n > engine.onchip_shape_capacity()) // kOnChip would run it in the 256x40 shape

@@ -66,6 +66,9 @@ struct OnChipConfig {
   unsigned copy_groups = 1;
   // Pass 2 normalises the shared-memory items before the register items (else after).
   bool pass2_shared_first = false;
+  // The shared-memory part arrives by bulk copies of whole rows where the GPU has them (sm_90 and
+  // later), else by 16-byte copies per thread (always so on older GPUs and AMD).
+  bool bulk_copy = true;
 };
 
 // The statistics of the last completed pass 1: the maximum, and the sum of exp(x - ref ln 2) over

@@ -136,9 +136,10 @@ __global__ __launch_bounds__(kBlockThreads) void resident_kernel(const float *in
     out[layout.extra_index(threadIdx.x)] = normalized(extra, stats);
 }
 
-// Run-time options of the on-chip kernel (OnChipConfig): copy_groups 1 to 4.
+// Run-time options of the on-chip kernel (OnChipConfig).
 struct OnChipOptions {
-  unsigned copy_groups;
+  unsigned copy_groups; // 1 to 4
+  bool bulk_copy;       // where kit::kGpuBulkCopy
 };
 
 // Both passes in one launch with each block's slice on chip across the grid-wide barrier: items
@@ -146,14 +147,18 @@ struct OnChipOptions {
 // dynamic shared memory (`slots` per thread). One template for every block shape (OnChipShape):
 // kThreads threads, one block per multiprocessor. Item j of a thread is float4 number first + j *
 // stride, as in the resident kernel. The shared-memory items are copied without passing through
-// registers (kit::gpu_async_copy_16), in options.copy_groups groups that pass 1 waits for one at a
-// time. kSharedFirst: the copies are issued first, then the register loads, and pass 1 works
-// through the shared-memory items while the register items are still arriving, then on those as
-// they arrive. Otherwise (the default: faster from 8e6 on in every shape, README) the register
-// loads go first and are processed first while the copies land. Dynamic shared
-// memory layout: the pair scratch, then slot s of thread t at float4 s * kThreads + t (a warp's
-// accesses are consecutive 16-byte words; every thread reads only its own slots, so its own wait
-// for its copies is all the synchronisation needed).
+// registers, in options.copy_groups groups of rows that pass 1 waits for one at a time: on sm_90
+// and later one bulk copy per row of the block (kit::gpu_bulk_copy_to_shared, issued by thread 0,
+// each group completing on its own transaction barrier), elsewhere or without
+// options.bulk_copy 16 bytes per thread (kit::gpu_async_copy_16). kSharedFirst: the copies are
+// issued first, then the register loads, and pass 1 works through the shared-memory items while the
+// register items are still arriving, then on those as they arrive. Otherwise (the default: faster
+// from 8e6 on in every shape, README) the register loads go first and are processed first while the
+// copies land. Dynamic shared memory layout (OnChipScratch): the pair scratch, the copy groups'
+// transaction barriers, then slot s of thread t at float4 s * kThreads + t (a warp's accesses are
+// consecutive 16-byte words, and row s of the block is one contiguous range of the input; with
+// per-thread copies every thread reads only its own slots, so its own wait for its copies is all
+// the synchronisation needed).
 template <int kThreads, int kRegisterItems, bool kSharedFirst, bool kPass2SharedFirst>
 __global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, float *out,
                                                              Layout layout, Workspace ws,
@@ -162,9 +167,12 @@ __global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, fl
   static_assert(kRegisterItems % kGroup == 0, "register items in whole groups");
   SOFTMAX_PHASE_MARK(0, false);
   extern __shared__ float4 dynamic_shared[];
-  constexpr int kScratchSlots = (sizeof(PairScratch<kThreads>) + 15) / 16;
+  using Scratch = OnChipScratch<kThreads>;
   auto &scratch = *reinterpret_cast<PairScratch<kThreads> *>(dynamic_shared);
-  float4 *slots = dynamic_shared + kScratchSlots + threadIdx.x;
+  auto *copy_barriers = reinterpret_cast<std::uint64_t *>(reinterpret_cast<char *>(dynamic_shared) +
+                                                          Scratch::barrier_offset);
+  float4 *const block_slots = dynamic_shared + Scratch::bytes / 16;
+  float4 *slots = block_slots + threadIdx.x;
   GridBarrier barrier(ws.control);
   const float4 *in4 = reinterpret_cast<const float4 *>(in + layout.head);
   float4 *out4 = reinterpret_cast<float4 *>(out + layout.head);
@@ -176,14 +184,46 @@ __global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, fl
   // This thread's items (the Engine sizes the grid so that they fit).
   const unsigned count = first < nvec ? (nvec - 1 - first) / stride + 1 : 0;
   const unsigned shared_count = count > kRegisterItems ? count - kRegisterItems : 0;
-  // Shared-memory items per copy group, in whole pass-1 groups so that none straddles two.
+  // The block's shared-memory rows (its thread 0 has the most items; the others have as many or,
+  // in the last row, one fewer). Rows per copy group, in whole pass-1 groups so that none
+  // straddles two, the same for every thread.
+  const unsigned block_first = blockIdx.x * kThreads;
+  const unsigned block_count = block_first < nvec ? (nvec - 1 - block_first) / stride + 1 : 0;
+  const unsigned block_rows = block_count > kRegisterItems ? block_count - kRegisterItems : 0;
   const unsigned per_copy =
-      ((shared_count + options.copy_groups - 1) / options.copy_groups + kGroup - 1) / kGroup *
-      kGroup;
+      ((block_rows + options.copy_groups - 1) / options.copy_groups + kGroup - 1) / kGroup * kGroup;
   const unsigned copy_groups = shared_count ? (shared_count + per_copy - 1) / per_copy : 0;
+  const bool bulk = kit::kGpuBulkCopy && options.bulk_copy && block_rows != 0;
+  if (bulk) {
+    if (threadIdx.x == 0)
+      for (unsigned g = 0; g * per_copy < block_rows; ++g)
+        kit::gpu_tx_barrier_init(copy_barriers + g);
+    __syncthreads();
+  }
 
   const float4 *shared_first = in4 + first + kRegisterItems * stride;
+  // Thread 0 copies the block's rows, announcing each group's bytes on its barrier first.
+  auto bulk_copy_rows = [&] {
+    if (threadIdx.x != 0)
+      return;
+    for (unsigned begin = 0, g = 0; begin < block_rows; begin += per_copy, ++g) {
+      const unsigned end = min(block_rows, begin + per_copy);
+      auto row_start = [&](unsigned s) { return (kRegisterItems + s) * stride + block_first; };
+      auto row_bytes = [&](unsigned s) {
+        return min(static_cast<unsigned>(kThreads), nvec - row_start(s)) * 16u;
+      };
+      unsigned bytes = 0;
+      for (unsigned s = begin; s < end; ++s)
+        bytes += row_bytes(s);
+      kit::gpu_tx_barrier_expect(copy_barriers + g, bytes);
+      for (unsigned s = begin; s < end; ++s)
+        kit::gpu_bulk_copy_to_shared(block_slots + s * kThreads, in4 + row_start(s), row_bytes(s),
+                                     copy_barriers + g);
+    }
+  };
   auto copy_shared_items = [&] {
+    if (bulk)
+      return bulk_copy_rows();
     for (unsigned begin = 0; begin < shared_count; begin += per_copy) {
       const unsigned end = min(shared_count, begin + per_copy);
       // Unrolled for gfx908, where each copy is a load and a store: several loads in flight.
@@ -219,7 +259,11 @@ __global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, fl
     add_register_items();
   for (unsigned s = 0, next_copy_group = 0, pending = copy_groups; s < shared_count; s += kGroup) {
     if (s == next_copy_group) { // the first group of a copy group
-      kit::gpu_async_copy_wait_pending(--pending);
+      --pending;
+      if (bulk)
+        kit::gpu_tx_barrier_wait(copy_barriers + s / per_copy, 0);
+      else
+        kit::gpu_async_copy_wait_pending(pending);
       next_copy_group += per_copy;
     }
     float4 group[kGroup];
@@ -271,7 +315,7 @@ template <int kThreads, int kRegisterItems> struct OnChipKernels {
   static constexpr int threads = kThreads;
   static constexpr int register_items = kRegisterItems;
   // Bytes of dynamic shared memory before the slots.
-  static constexpr std::size_t scratch_bytes = (sizeof(PairScratch<kThreads>) + 15) / 16 * 16;
+  static constexpr std::size_t scratch_bytes = OnChipScratch<kThreads>::bytes;
   using Kernel = void (*)(const float *, float *, Layout, Workspace, OnChipOptions);
   static constexpr Kernel kernels[2][2] = {{onchip_kernel<kThreads, kRegisterItems, false, false>,
                                             onchip_kernel<kThreads, kRegisterItems, false, true>},
@@ -571,7 +615,7 @@ void Engine::run(const float *in, float *out, std::size_t n, cudaStream_t stream
     const unsigned grid = this->grid(method, n);
     const OnChipConfig &config = onchip_wide(n) ? onchip_wide_ : onchip_;
     const OnChipSizing &sizing = onchip_wide(n) ? onchip_wide_sizing_ : onchip_sizing_;
-    const OnChipOptions options{config.copy_groups};
+    const OnChipOptions options{config.copy_groups, config.bulk_copy};
     with_onchip_kernels(config.shape, [&](auto kernels) {
       using Kernels = decltype(kernels);
       const std::size_t threads = std::size_t{grid} * Kernels::threads;

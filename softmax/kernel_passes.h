@@ -219,6 +219,15 @@ template <int kBlock> struct PairScratch {
   Pair broadcast;
 };
 
+// The on-chip kernel's dynamic shared memory before its slots: the pair scratch, then one
+// transaction barrier per copy group (OnChipConfig::copy_groups is at most 4), in whole 16-byte
+// slots.
+template <int kBlock> struct OnChipScratch {
+  static constexpr int barrier_offset = (sizeof(PairScratch<kBlock>) + 15) / 16 * 16;
+  static constexpr int bytes = barrier_offset + 4 * sizeof(std::uint64_t);
+  static_assert(bytes % 16 == 0, "slots start on a 16-byte boundary");
+};
+
 __device__ __forceinline__ Pair warp_merge(Pair p) {
 #pragma unroll
   for (int offset = KIT_WARP_SIZE / 2; offset > 0; offset /= 2)

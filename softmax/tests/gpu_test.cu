@@ -223,6 +223,8 @@ std::string describe(const softmax_gpu::OnChipConfig &c) {
     s += " pass2-smem-first";
   if (c.min_block_items != softmax_gpu::OnChipConfig{}.min_block_items)
     s += " min-block-items=" + std::to_string(c.min_block_items);
+  if (!c.bulk_copy)
+    s += " per-thread-copies";
   return s;
 }
 
@@ -293,8 +295,9 @@ void check_stats(kit::test::Checker &check, softmax_gpu::Engine &engine, Family 
 }
 
 // Every block shape, around each place its layout changes, in its alternatives (copy groups,
-// orders, all shared memory, another grid rule), with the shared memory of an MI100 (64 KB per
-// block), on the case families and misaligned in place at its capacity.
+// orders, all shared memory, another grid rule, per-thread instead of bulk copies), with the
+// shared memory of an MI100 (64 KB per block), on the case families and misaligned in place at
+// its capacity.
 void check_onchip_shapes(kit::test::Checker &check, softmax_gpu::Engine &engine,
                          std::mt19937_64 &rng) {
   for (softmax_gpu::OnChipShape shape : softmax_gpu::kOnChipShapes) {
@@ -310,6 +313,11 @@ void check_onchip_shapes(kit::test::Checker &check, softmax_gpu::Engine &engine,
     configs[3].copy_groups = 2;
     configs[4].shared_first = !base.shared_first;
     configs[4].pass2_shared_first = !base.pass2_shared_first;
+    // The per-thread copies (the only kind before sm_90 and on AMD), alone and in 3 groups.
+    configs.push_back(base);
+    configs[5].bulk_copy = false;
+    configs.push_back(configs[1]);
+    configs[6].bulk_copy = false;
     engine.tune_onchip(base);
     const std::size_t capacity = engine.onchip_shape_capacity();
     std::printf("on-chip %s: capacity %zu elements (%zu B of shared memory per block, grid %u)\n",
@@ -321,8 +329,8 @@ void check_onchip_shapes(kit::test::Checker &check, softmax_gpu::Engine &engine,
                           Family::kDescending})
       check_onchip(check, engine, {base}, family, capacity, rng);
     for (std::size_t offset : {1, 2, 3})
-      check_onchip(check, engine, {base, configs[1]}, Family::kContest, capacity - offset, rng,
-                   offset, true);
+      check_onchip(check, engine, {base, configs[1], configs[5]}, Family::kContest,
+                   capacity - offset, rng, offset, true);
     // The statistics with the slots full; the method's capacity + 1 (kAuto moves on to
     // two-pass-rev).
     engine.tune_onchip(base);
