@@ -223,6 +223,7 @@ std::vector<std::pair<std::string, softmax_gpu::OnChipConfig>> onchip_variants()
   for (softmax_gpu::OnChipShape shape : softmax_gpu::kOnChipShapes) {
     softmax_gpu::OnChipConfig base;
     base.shape = shape;
+    base.wide_beyond_registers = false; // the shape itself up to its capacity
     const std::string name = std::string("on-chip ") + softmax_gpu::shape_name(shape);
     list.push_back({name, base});
     for (unsigned groups : {2u, 4u}) {
@@ -283,14 +284,16 @@ int main(int argc, char **argv) {
   Baseline baseline;
   Timer timer;
   std::printf("device %s: %d SMs, L2 %d MB, warp %d; resident capacity %zu elements; on-chip "
-              "capacity %zu elements (grid %u, %zu B shared memory per block)\n",
+              "capacity %zu elements (grid %u, %zu B shared memory per block; 256x40 above %zu)\n",
               prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20,
               kit::gpu::device_warp_size(), engine.resident_capacity(), engine.onchip_capacity(),
-              engine.grid(Method::kOnChip, engine.onchip_capacity()), engine.onchip_shared_bytes());
+              engine.grid(Method::kOnChip, engine.onchip_capacity()), engine.onchip_shared_bytes(),
+              engine.onchip_wide_from());
   std::printf("on-chip shapes (threads x float4 in registers):");
   for (softmax_gpu::OnChipShape shape : softmax_gpu::kOnChipShapes) {
     softmax_gpu::OnChipConfig config;
     config.shape = shape;
+    config.wide_beyond_registers = false;
     engine.tune_onchip(config);
     std::printf("  %s capacity %zu (grid %u, %zu B shared memory)%s",
                 softmax_gpu::shape_name(shape), engine.onchip_shape_capacity(),

@@ -69,6 +69,10 @@ struct OnChipConfig {
   // The shared-memory part arrives by bulk copies of whole rows where the GPU has them (sm_90 and
   // later), else by 16-byte copies per thread (always so on older GPUs and AMD).
   bool bulk_copy = true;
+  // Sizes beyond what `shape` holds in registers alone run in the 256x40 shape: with bulk copies
+  // it was 3-6 % faster there than 512x16 on the H100 and the H200, and 512x16 up to 4e6 (README,
+  // "Performance"). Off: `shape` runs up to its own capacity (the benchmark's shape rows).
+  bool wide_beyond_registers = true;
 };
 
 // The statistics of the last completed pass 1: the maximum, and the sum of exp(x - ref ln 2) over
@@ -111,10 +115,13 @@ public:
   std::size_t resident_capacity() const;
   // Largest n that kOnChip accepts (registers and shared memory of one block per multiprocessor):
   // up to onchip_shape_capacity() it runs in the configured shape, above that in the widest shape
-  // (256x40, the most registers per SM), whose capacity is the larger. The dynamic shared memory
-  // per block of the configured shape.
+  // (256x40, the most registers per SM), whose capacity is the larger; by default already above
+  // the configured shape's register capacity (onchip_wide_from). The dynamic shared memory per
+  // block of the configured shape.
   std::size_t onchip_capacity() const;
   std::size_t onchip_shape_capacity() const;
+  // Sizes above this run in the 256x40 shape (OnChipConfig::wide_beyond_registers).
+  std::size_t onchip_wide_from() const;
   std::size_t onchip_shared_bytes() const;
   // For the benchmark and tests: how the on-chip method runs. The constructor applies
   // OnChipConfig{} (the defaults measured best). May synchronise the device.
@@ -144,11 +151,12 @@ private:
     unsigned slots = 0; // float4 per thread in shared memory
     std::size_t shared_bytes = 0;
     std::size_t capacity = 0;
+    std::size_t register_capacity = 0; // elements held in registers alone on the full grid
   };
   OnChipSizing size_onchip(const OnChipConfig &config);
-  // The configuration in use for n elements: the configured one, or above its capacity the
+  // The configuration in use for n elements: the configured one, or above onchip_wide_from() the
   // same in the widest shape.
-  bool onchip_wide(std::size_t n) const { return n > onchip_sizing_.capacity; }
+  bool onchip_wide(std::size_t n) const { return n > onchip_wide_from(); }
 
   OnChipConfig onchip_;
   OnChipSizing onchip_sizing_;

@@ -461,6 +461,8 @@ Engine::OnChipSizing Engine::size_onchip(const OnChipConfig &config) {
       }
     sizing.capacity =
         std::size_t{sizing.grid} * Kernels::threads * (Kernels::register_items + sizing.slots) * 4;
+    sizing.register_capacity =
+        std::size_t{sizing.grid} * Kernels::threads * Kernels::register_items * 4;
   });
   return sizing;
 }
@@ -494,6 +496,11 @@ std::size_t Engine::onchip_capacity() const {
   return std::max(onchip_sizing_.capacity, onchip_wide_sizing_.capacity);
 }
 std::size_t Engine::onchip_shape_capacity() const { return onchip_sizing_.capacity; }
+std::size_t Engine::onchip_wide_from() const {
+  return onchip_.wide_beyond_registers
+             ? std::min(onchip_sizing_.register_capacity, onchip_sizing_.capacity)
+             : onchip_sizing_.capacity;
+}
 std::size_t Engine::onchip_shared_bytes() const { return onchip_sizing_.shared_bytes; }
 
 unsigned Engine::grid(Method method, std::size_t n) const {

@@ -117,6 +117,7 @@ int main(int argc, char **argv) {
          {softmax_gpu::OnChipShape::k512x16, softmax_gpu::OnChipShape::k256x40}) {
       softmax_gpu::OnChipConfig config;
       config.shape = shape;
+      config.wide_beyond_registers = false;
       engine.tune_onchip(config);
       if (n <= engine.onchip_shape_capacity())
         measure(engine, evict, d_in, d_out, n);

@@ -303,6 +303,7 @@ void check_onchip_shapes(kit::test::Checker &check, softmax_gpu::Engine &engine,
   for (softmax_gpu::OnChipShape shape : softmax_gpu::kOnChipShapes) {
     softmax_gpu::OnChipConfig base;
     base.shape = shape;
+    base.wide_beyond_registers = false; // the shape itself up to its capacity
     std::vector<softmax_gpu::OnChipConfig> configs(5, base);
     configs[1].copy_groups = 3;
     configs[1].pass2_shared_first = !base.pass2_shared_first;
@@ -359,9 +360,9 @@ int main() {
   softmax_gpu::Engine engine;
   const std::size_t capacity = engine.resident_capacity();
   std::printf("resident capacity %zu elements; on-chip capacity %zu elements (%zu B of shared "
-              "memory per block, grid %u)\n",
+              "memory per block, grid %u; 256x40 above %zu)\n",
               capacity, engine.onchip_capacity(), engine.onchip_shared_bytes(),
-              engine.grid(Method::kOnChip, engine.onchip_capacity()));
+              engine.grid(Method::kOnChip, engine.onchip_capacity()), engine.onchip_wide_from());
 
   // Awkward sizes: warp and block edges, one streaming tile (256 threads x 4 float4) +- 1.
   const std::size_t sizes[] = {
