@@ -280,6 +280,15 @@ constexpr bool kGpuBulkCopy = true;
 #else
 constexpr bool kGpuBulkCopy = false;
 #endif
+// Where a bulk-copy function is called without the hardware: stop the kernel rather than return
+// without copying.
+__device__ __forceinline__ void gpu_no_bulk_copy() {
+#if KIT_CUDA
+  __trap();
+#else
+  __builtin_trap();
+#endif
+}
 __device__ __forceinline__ void gpu_tx_barrier_init(std::uint64_t *barrier) {
 #if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(barrier));
@@ -288,7 +297,7 @@ __device__ __forceinline__ void gpu_tx_barrier_init(std::uint64_t *barrier) {
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 #else
   (void)barrier;
-  __builtin_trap();
+  gpu_no_bulk_copy();
 #endif
 }
 __device__ __forceinline__ void gpu_tx_barrier_expect(std::uint64_t *barrier, unsigned bytes) {
@@ -299,7 +308,7 @@ __device__ __forceinline__ void gpu_tx_barrier_expect(std::uint64_t *barrier, un
 #else
   (void)barrier;
   (void)bytes;
-  __builtin_trap();
+  gpu_no_bulk_copy();
 #endif
 }
 __device__ __forceinline__ void gpu_bulk_copy_to_shared(void *shared_dst, const void *global_src,
@@ -316,7 +325,7 @@ __device__ __forceinline__ void gpu_bulk_copy_to_shared(void *shared_dst, const 
   (void)global_src;
   (void)bytes;
   (void)barrier;
-  __builtin_trap();
+  gpu_no_bulk_copy();
 #endif
 }
 __device__ __forceinline__ void gpu_tx_barrier_wait(std::uint64_t *barrier, unsigned phase) {
@@ -332,7 +341,7 @@ __device__ __forceinline__ void gpu_tx_barrier_wait(std::uint64_t *barrier, unsi
 #else
   (void)barrier;
   (void)phase;
-  __builtin_trap();
+  gpu_no_bulk_copy();
 #endif
 }
 
