@@ -269,6 +269,10 @@ int main(int argc, char **argv) {
   GPU_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s, %d SMs, warp %d; vendor scan: %s\n", prop.name, prop.multiProcessorCount,
               kit::gpu::device_warp_size(), kVendorName);
+  using Default = kit::DefaultScanConfig;
+  const std::size_t resident_tiles = kit::scan_block_index_tiles<Default, int, kit::Plus>();
+  std::printf("default scan: tiles by blockIdx up to %zu tiles (N <= %zu), by ticket above\n",
+              resident_tiles, resident_tiles * Default::kTileItems);
 
   const std::size_t max_n = *std::max_element(options.sizes.begin(), options.sizes.end());
   DeviceData d;

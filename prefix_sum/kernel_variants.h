@@ -20,6 +20,8 @@ template <class Config> struct ScanVariant {
       text += " lbw";
     if (Config::kMinBlocks > 1)
       text += " min" + std::to_string(Config::kMinBlocks);
+    if (Config::kTileOrder == kit::TileOrder::kTicket)
+      text += " ticket";
     if (std::is_same_v<Config, kit::DefaultScanConfig>)
       text += " (default)";
     return text;
@@ -37,13 +39,18 @@ template <class Config, class Visitor> void visit_unless_default(Visitor &visit)
 template <class Visitor> void for_each_scan_variant(Visitor &&visit) {
   using kit::LookbackOrder;
   using kit::ScanConfig;
+  using kit::TileOrder;
   using scan_variants_detail::visit_unless_default;
   visit(ScanVariant<kit::DefaultScanConfig>{});
+  // Tickets even where the grid is resident (N <= 3,244,032 on the H100).
+  visit_unless_default<
+      ScanConfig<256, 32, LookbackOrder::kRelaxed, 0, true, 1, TileOrder::kTicket>>(visit);
   // The look-back warp at other tile shapes, with an occupancy hint, with an L2 prefetch.
   visit_unless_default<ScanConfig<256, 32, LookbackOrder::kRelaxed, 0, true, 4>>(visit);
   visit_unless_default<ScanConfig<256, 32, LookbackOrder::kRelaxed, 32, true>>(visit);
   visit_unless_default<ScanConfig<256, 24, LookbackOrder::kRelaxed, 0, true>>(visit);
   visit_unless_default<ScanConfig<192, 32, LookbackOrder::kRelaxed, 0, true>>(visit);
+  visit_unless_default<ScanConfig<128, 32, LookbackOrder::kRelaxed, 0, true>>(visit);
   visit_unless_default<ScanConfig<128, 64, LookbackOrder::kRelaxed, 0, true>>(visit);
   visit_unless_default<ScanConfig<384, 32, LookbackOrder::kRelaxed, 0, true>>(visit);
   // Warp 0 looks back after the tile is scanned (the classic order): alone, with an L2 prefetch

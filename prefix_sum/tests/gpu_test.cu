@@ -1,7 +1,8 @@
 // prefix_sum on the GPU against the CPU reference. Every benchmarked scan configuration runs at
-// awkward sizes, with int32 wrap-around, misaligned and in-place buffers, chained chunks, a
-// non-sum operator, 100 repeated scans of one large input (look-back races show up as rare wrong
-// tiles) and N = 1e9; then the host-pointer paths behind solve().
+// awkward sizes (both sides of the resident-grid limit too), with int32 wrap-around, misaligned
+// and in-place buffers, chained chunks, a non-sum operator, 100 repeated scans of one large input
+// (look-back races show up as rare wrong tiles) and N = 1e9; then the host-pointer paths behind
+// solve().
 #include "device_scan.h"
 #include "kernel_compare.h"
 #include "kernel_pipeline.h"
@@ -86,24 +87,32 @@ std::vector<int> device_scan(const std::vector<int> &input, kit::ScanWorkspace &
 template <class Config> std::vector<std::size_t> awkward_sizes() {
   const std::size_t tile = Config::kTileItems;
   // 100 tiles make the look-back walk past more than one window of 32 or 64 predecessors.
-  return {1,
-          2,
-          31,
-          32,
-          33,
-          63,
-          64,
-          65,
-          1023,
-          1024,
-          1025,
-          tile - 1,
-          tile,
-          tile + 1,
-          2 * tile - 1,
-          2 * tile + 1,
-          100 * tile + 17,
-          3000017};
+  std::vector<std::size_t> sizes{1,
+                                 2,
+                                 31,
+                                 32,
+                                 33,
+                                 63,
+                                 64,
+                                 65,
+                                 1023,
+                                 1024,
+                                 1025,
+                                 tile - 1,
+                                 tile,
+                                 tile + 1,
+                                 2 * tile - 1,
+                                 2 * tile + 1,
+                                 100 * tile + 17,
+                                 3000017};
+  // The largest launch whose tiles come from blockIdx (every block resident) and the smallest
+  // that draws tickets.
+  const std::size_t block_index_tiles = kit::scan_block_index_tiles<Config, int, kit::Plus>();
+  if (block_index_tiles > 0) {
+    sizes.push_back(block_index_tiles * tile);
+    sizes.push_back(block_index_tiles * tile + 1);
+  }
+  return sizes;
 }
 
 template <class Config> void check_sizes(Checker &check, kit::ScanWorkspace &workspace) {
