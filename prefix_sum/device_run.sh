@@ -37,7 +37,7 @@ else
 fi
 
 status=0
-if [ -z "${NO_TESTS:-}" ]; then
+if [ "${NO_TESTS:-0}" != 1 ]; then
   echo "== prefix_sum_gpu_test"
   timeout "${TEST_TIMEOUT:-90}" "$bin/prefix_sum_gpu_test" >"$out/gpu_test.log" 2>&1
   test_rc=$?
