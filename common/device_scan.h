@@ -10,7 +10,7 @@
 //      on the GPU at once needs no ticket (TileOrder);
 //   2. its data warps load and scan the tile; the last of them to finish publishes the tile's
 //      aggregate (status AGGREGATE). Meanwhile a look-back warp, which holds no items, inspects
-//      the states of the warp-size tiles before it from the moment the ticket is known: the
+//      the states of the warp-size tiles before it from the moment the tile is known: the
 //      nearest PREFIX (inclusive prefix known) ends the walk, otherwise the window's aggregates
 //      are combined and the window moves back by a warp;
 //   3. once both are done, the look-back warp publishes the tile's inclusive prefix (status
@@ -64,7 +64,8 @@ enum class TileOrder {
   // blockIdx.x when the whole grid is resident (no more tiles than the occupancy API says the GPU
   // holds at once), else the ticket. In a resident grid every block is running or about to run,
   // so waiting on any lower tile is safe, and the loads start without the ticket's round trip
-  // through L2 (H100, N = 1e6 / 2e6 / 3e6: 7.2 -> 7.0, 9.3 -> 8.9, 11.3 -> 10.6 us).
+  // through L2 (H100, N = 1e6 / 2e6 / 3e6: 7.1 -> 6.8, 9.3 -> 8.6, 11.3 -> 10.4 us; H200 6.8 ->
+  // 6.7, 8.9 -> 8.3, 10.7 -> 9.7 us; prefix_sum/README.md).
   kBlockIndexWhenResident,
 };
 
@@ -74,7 +75,7 @@ template <int kBlockThreadsValue, int kItemsPerThreadValue,
           TileOrder kTileOrderValue = TileOrder::kBlockIndexWhenResident>
 struct ScanConfig {
   // With a look-back warp, the block has one extra warp that holds no items: it starts the
-  // look-back as soon as the ticket is drawn, while the other warps load and scan the tile, so
+  // look-back as soon as the tile is known, while the other warps load and scan the tile, so
   // the wait for the predecessors overlaps the tile's own loads.
   static constexpr bool kLookbackWarp = kLookbackWarpValue;
   static constexpr int kMinBlocks = kMinBlocksValue; // __launch_bounds__ occupancy hint
@@ -331,7 +332,7 @@ __global__ void __launch_bounds__(Config::kBlockThreads +
   T x[Config::kVectorsPerThread][4];
 
   if constexpr (Config::kLookbackWarp) {
-    // The last warp holds no items: it looks back from the moment the ticket is known, so its
+    // The last warp holds no items: it looks back from the moment the tile is known, so its
     // wait for the predecessors overlaps the other warps' loads and scans. Those publish the
     // aggregate (the last of them to finish), the look-back warp the prefix; both publish with an
     // atomic max, under which a prefix word outranks the aggregate word of the same epoch, so
