@@ -199,6 +199,37 @@ __device__ __forceinline__ int gpu_min3(int a, int b, int c) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Streaming arithmetic and loads (softmax).
+// ---------------------------------------------------------------------------------------------
+
+// 2^x where results below the smallest normal float (2^-126) may be 0. On NVIDIA the bare
+// special-function instruction (ex2.approx.ftz: MUFU.EX2, the 2 ulp of exp2f), without exp2f's
+// fix-up for denormal results (a compare and two predicated multiplies per call): with 8-16 warps
+// per SM the on-chip softmax waits on exactly these instructions (softmax/README.md). On AMD,
+// exp2f (this hipcc has no bare v_exp_f32 builtin). Host code gets exp2f.
+__host__ __device__ __forceinline__ float gpu_exp2_flush(float x) {
+#if KIT_CUDA && defined(__CUDA_ARCH__)
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+#else
+  return exp2f(x);
+#endif
+}
+
+// A 16-byte load of data the kernel reads once. On NVIDIA cache-streaming (ld.global.cs, evict
+// first): an ordinary coherent load that tells L1 and L2 not to keep the line (the on-chip
+// softmax's pass 1 issues 40 of these per thread at once; 2 % faster at 1e7 on the H200). On AMD
+// a plain load (a non-temporal load is unmeasured there).
+__device__ __forceinline__ float4 gpu_load_once(const float4 *p) {
+#if KIT_CUDA
+  return __ldcs(p);
+#else
+  return *p;
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
 // Spin loops and inter-block communication.
 // ---------------------------------------------------------------------------------------------
 

@@ -10,11 +10,13 @@ namespace softmax_gpu {
 namespace detail {
 
 // Diagnostic only: built with SOFTMAX_PHASE_TIMES (softmax/experiments/phase_times.sh, CUDA), the
-// on-chip kernel records the global timer per block when it starts, when its pass 1 is done, when
-// it has the statistics and when its last store is issued; phase_times.cu prints where the time
-// goes. In every other build the marks compile to nothing.
+// on-chip kernel records the global timer per block when it starts (mark 0), when its pass 1 is
+// done (1), when it has the statistics (2), when its last store is issued (3), and as thread 0
+// sees them, when its register items are through pass 1 (4) and when the first group of its
+// shared-memory items has landed (5); phase_times.cu prints where the time goes. In every other
+// build the marks compile to nothing.
 #if defined(SOFTMAX_PHASE_TIMES) && KIT_CUDA
-constexpr unsigned kPhaseMarks = 4;
+constexpr unsigned kPhaseMarks = 6;
 constexpr unsigned kPhaseMaxBlocks = 1024;
 __device__ unsigned long long g_phase_times[kPhaseMaxBlocks * kPhaseMarks];
 __device__ __forceinline__ void phase_mark(unsigned mark, bool whole_block) {
@@ -241,7 +243,7 @@ __global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, fl
 #pragma unroll
     for (int j = 0; j < kRegisterItems; ++j, p += stride)
       items[j] = j < static_cast<int>(count)
-                     ? *p
+                     ? kit::gpu_load_once(p)
                      : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
   }
   if (!kSharedFirst)
@@ -255,8 +257,10 @@ __global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, fl
     for (int j = 0; j < kRegisterItems; j += kGroup)
       r.add_group<kGroup>(items + j);
   };
-  if (!kSharedFirst)
+  if (!kSharedFirst) {
     add_register_items();
+    SOFTMAX_PHASE_MARK(4, false);
+  }
   for (unsigned s = 0, next_copy_group = 0, pending = copy_groups; s < shared_count; s += kGroup) {
     if (s == next_copy_group) { // the first group of a copy group
       --pending;
@@ -265,6 +269,8 @@ __global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, fl
       else
         kit::gpu_async_copy_wait_pending(pending);
       next_copy_group += per_copy;
+      if (s == 0)
+        SOFTMAX_PHASE_MARK(5, false);
     }
     float4 group[kGroup];
 #pragma unroll
@@ -273,8 +279,10 @@ __global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, fl
                                       : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
     r.add_group<kGroup>(group);
   }
-  if (kSharedFirst)
+  if (kSharedFirst) {
     add_register_items();
+    SOFTMAX_PHASE_MARK(4, false);
+  }
   if (has_extra)
     r.add(extra);
   SOFTMAX_PHASE_MARK(1, true);

@@ -1,11 +1,14 @@
 // Where the on-chip kernel's time goes, block by block: built only by phase_times.sh, with
-// SOFTMAX_PHASE_TIMES defined so that the kernel records the global timer at four marks per block
-// (kernel_engine.cu). For each shape and size: the event-timed median of the instrumented kernel,
-// then, as medians over the runs, the marks relative to the first block's start: the last block's
-// start, pass 1 done (first / median / last block), statistics known (first / last), last store
-// issued (median / last), and each block's pass 1 from its own start (shortest / median /
-// longest: a spread here is slow reading, not late starts). The time from the last store issued
-// to the stop event is the write drain and the kernel's exit.
+// SOFTMAX_PHASE_TIMES defined so that the kernel records the global timer at six marks per block
+// (kernel_engine.cu). For each size: the same bytes read, set and copied by the simplest kernels
+// (floors); then for each shape the event-timed median of the instrumented kernel and, as medians
+// over the runs, the marks relative to the first block's start: the last block's start, pass 1
+// done (first / median / last block), statistics known (first / last), last store issued (median
+// / last), each block's pass 1 from its own start (shortest / median / longest: a spread here is
+// slow reading, not late starts), and as thread 0 of each block sees them, its register items
+// through pass 1 and its first shared-memory group landed (median / last). The time from the last
+// store issued to the stop event is the write drain and the kernel's exit. PT_BULK=0,
+// PT_GROUPS=k and PT_SHARED_FIRST=1 set OnChipConfig::bulk_copy, copy_groups and shared_first.
 //
 //   phase_times [N ...]      (default 8e6 1e7 1.2e7)
 #include "event_timing.h"
@@ -26,7 +29,7 @@ void copy_phase_times(unsigned long long *host, unsigned blocks);
 
 namespace {
 
-constexpr unsigned kMarks = 4; // kPhaseMarks in kernel_engine.cu
+constexpr unsigned kMarks = 6; // kPhaseMarks in kernel_engine.cu
 
 using softmax_gpu::Method;
 
@@ -41,8 +44,10 @@ void measure(softmax_gpu::Engine &engine, const kit::bench::L2Eviction &evict, c
   const double event_ms = kit::bench::time_events(
                               3, 31, [&] { engine.run(d_in, d_out, n, 0, Method::kOnChip); }, evict)
                               .median_ms;
-  // Per run: last start, pass 1 first / median / last, stats first / last, stores median / last.
-  std::vector<std::vector<double>> columns(11);
+  // Per run: last start, pass 1 first / median / last, stats first / last, stores median / last,
+  // own pass 1 shortest / median / longest, registers through pass 1 and shared items landed
+  // (median / last each).
+  std::vector<std::vector<double>> columns(15);
   std::vector<unsigned long long> marks(grid * kMarks);
   for (int run = 0; run < 24; ++run) {
     evict();
@@ -65,19 +70,21 @@ void measure(softmax_gpu::Engine &engine, const kit::bench::L2Eviction &evict, c
     std::sort(pass1.begin(), pass1.end());
     for (auto &m : mark)
       std::sort(m.begin(), m.end());
-    const double values[11] = {mark[0].back(),  mark[1].front(), mark[1][grid / 2], mark[1].back(),
-                               mark[2].front(), mark[2].back(),  mark[3][grid / 2], mark[3].back(),
-                               pass1.front(),   pass1[grid / 2], pass1.back()};
-    for (int c = 0; c < 11; ++c)
+    const double values[15] = {
+        mark[0].back(), mark[1].front(),   mark[1][grid / 2], mark[1].back(),    mark[2].front(),
+        mark[2].back(), mark[3][grid / 2], mark[3].back(),    pass1.front(),     pass1[grid / 2],
+        pass1.back(),   mark[4][grid / 2], mark[4].back(),    mark[5][grid / 2], mark[5].back()};
+    for (int c = 0; c < 15; ++c)
       columns[c].push_back(values[c]);
   }
   std::printf(
       "| %-7s | %9zu | %4u | %7.2f | %6.2f | %5.2f / %5.2f / %5.2f | %5.2f / %5.2f | %5.2f / "
-      "%5.2f | %5.2f / %5.2f / %5.2f |\n",
+      "%5.2f | %5.2f / %5.2f / %5.2f | %5.2f / %5.2f | %5.2f / %5.2f |\n",
       softmax_gpu::shape_name(engine.onchip_config().shape), n, grid, event_ms * 1e3,
       median(columns[0]), median(columns[1]), median(columns[2]), median(columns[3]),
       median(columns[4]), median(columns[5]), median(columns[6]), median(columns[7]),
-      median(columns[8]), median(columns[9]), median(columns[10]));
+      median(columns[8]), median(columns[9]), median(columns[10]), median(columns[11]),
+      median(columns[12]), median(columns[13]), median(columns[14]));
 }
 
 } // namespace
@@ -100,9 +107,12 @@ int main(int argc, char **argv) {
               prop.name);
   std::printf("| shape   |         N | grid | event us | last start | pass 1 done first / median "
               "/ last | stats first / last | stores issued median / last | own pass 1 min / median "
-              "/ max |\n");
+              "/ max | registers through pass 1 median / last | shared items landed median / last "
+              "|\n");
   softmax_gpu::Engine engine;
   kit::bench::L2Eviction evict;
+  unsigned *sink = nullptr;
+  GPU_CHECK(cudaMalloc(&sink, sizeof(unsigned)));
   std::mt19937_64 rng(7);
   std::uniform_int_distribution<int> value(-50000, 50000);
   for (std::size_t n : sizes) {
@@ -113,11 +123,31 @@ int main(int argc, char **argv) {
     GPU_CHECK(cudaMalloc(&d_in, n * sizeof(float)));
     GPU_CHECK(cudaMalloc(&d_out, n * sizeof(float)));
     GPU_CHECK(cudaMemcpy(d_in, input.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    // The same bytes streamed by the simplest kernels, same eviction: a full-occupancy read
+    // (pass 1's floor), a memset (pass 2's) and a device-to-device copy.
+    auto reference_us = [&](auto &&work) {
+      return kit::bench::time_events(3, 31, work, evict).median_ms * 1e3;
+    };
+    const double read_us =
+        reference_us([&] { kit::bench::read_device_bytes(d_in, n / 4 * 16, sink); });
+    const double write_us =
+        reference_us([&] { GPU_CHECK(cudaMemsetAsync(d_out, 0, n * sizeof(float))); });
+    const double copy_us = reference_us([&] {
+      GPU_CHECK(cudaMemcpyAsync(d_out, d_in, n * sizeof(float), cudaMemcpyDeviceToDevice));
+    });
+    std::printf("| N %zu: read %.2f us, memset %.2f us, copy %.2f us (%zu bytes each) |\n", n,
+                read_us, write_us, copy_us, n * sizeof(float));
     for (softmax_gpu::OnChipShape shape :
          {softmax_gpu::OnChipShape::k512x16, softmax_gpu::OnChipShape::k256x40}) {
       softmax_gpu::OnChipConfig config;
       config.shape = shape;
       config.wide_beyond_registers = false;
+      if (const char *bulk = std::getenv("PT_BULK"))
+        config.bulk_copy = std::atoi(bulk) != 0;
+      if (const char *groups = std::getenv("PT_GROUPS"))
+        config.copy_groups = static_cast<unsigned>(std::atoi(groups));
+      if (const char *shared_first = std::getenv("PT_SHARED_FIRST"))
+        config.shared_first = std::atoi(shared_first) != 0;
       engine.tune_onchip(config);
       if (n <= engine.onchip_shape_capacity())
         measure(engine, evict, d_in, d_out, n);
