@@ -5,7 +5,7 @@
 // any build; CUDA sm_90 only (bulk copies).
 //
 //   nvcc -std=c++17 -O3 -arch=sm_90 -Icommon -o read_patterns softmax/experiments/read_patterns.cu
-//   ./read_patterns
+//   ./read_patterns            (ONLY_STORES=1: pass 2's store patterns alone)
 #include "event_timing.h"
 #include "gpu.h"
 #include "l2_eviction.h"
@@ -35,6 +35,17 @@ template <int kHint> __device__ __forceinline__ float4 load(const float4 *p) {
 
 __device__ __forceinline__ float fold(float4 v) { return (v.x + v.y) + (v.z + v.w); }
 
+// Uses every loaded value, so that no load can be dropped; stores only for a sum no input makes.
+template <int kItems>
+__device__ __forceinline__ void consume(const float4 (&v)[kItems], float *sink) {
+  float acc = 0;
+#pragma unroll
+  for (int j = 0; j < kItems; ++j)
+    acc += fold(v[j]);
+  if (acc == 1234.5f)
+    sink[0] = acc;
+}
+
 // Item j of thread t of block b: rows (float4 (j * grid + b) * kThreads + t) or a contiguous block
 // slice (float4 (b * kItems + j) * kThreads + t). Every load is issued before any is used.
 template <int kThreads, int kItems, bool kContiguous, int kHint>
@@ -45,12 +56,7 @@ __global__ __launch_bounds__(kThreads, 1) void burst_kernel(const float4 *in, fl
     const unsigned row = kContiguous ? blockIdx.x * kItems + j : j * gridDim.x + blockIdx.x;
     v[j] = load<kHint>(in + static_cast<std::size_t>(row) * kThreads + threadIdx.x);
   }
-  float acc = 0;
-#pragma unroll
-  for (int j = 0; j < kItems; ++j)
-    acc += fold(v[j]);
-  if (acc == 1234.5f)
-    sink[0] = acc;
+  consume(v, sink);
 }
 
 // Rows as burst_kernel, but at most kWindow loads of a thread in flight: the address of load
@@ -66,12 +72,7 @@ __global__ __launch_bounds__(kThreads, 1) void window_kernel(const float4 *in, f
     const unsigned row = j * gridDim.x + blockIdx.x;
     v[j] = load<kHint>(in + static_cast<std::size_t>(row) * kThreads + threadIdx.x + offset);
   }
-  float acc = 0;
-#pragma unroll
-  for (int j = 0; j < kItems; ++j)
-    acc += fold(v[j]);
-  if (acc == 1234.5f)
-    sink[0] = acc;
+  consume(v, sink);
 }
 
 // Thread 0 moves the block's share into shared memory by bulk copies of kRowBytes: grid-wide
@@ -235,54 +236,49 @@ struct Bench {
     std::printf("| %-34s | %6.2f MB | %6.2f us | %6.2f us | %5.2fx |\n", name, bytes / 1e6, pattern,
                 streaming, pattern / streaming);
   }
+  // report() for a one-block-per-SM kernel launched by `launch` with `shared` bytes of dynamic
+  // shared memory (the attribute is raised to kBlockShared, which keeps one block per SM).
+  template <class Kernel, class Launch>
+  void report_kernel(const char *name, Kernel kernel, std::size_t bytes, Launch launch) {
+    GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(kBlockShared)));
+    report(name, bytes, [&] {
+      launch(kernel);
+      GPU_CHECK_LAUNCH("pattern kernel");
+    });
+  }
 };
 
 template <int kThreads, int kItems, bool kContiguous, int kHint>
 void burst(Bench &b, const char *name) {
-  auto kernel = burst_kernel<kThreads, kItems, kContiguous, kHint>;
-  GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(kBlockShared)));
-  const std::size_t bytes = std::size_t{16} * kThreads * kItems * b.grid;
-  b.report(name, bytes, [&] {
-    kernel<<<b.grid, kThreads, kBlockShared>>>(b.data, b.sink);
-    GPU_CHECK_LAUNCH("burst_kernel");
-  });
+  b.report_kernel(name, burst_kernel<kThreads, kItems, kContiguous, kHint>,
+                  std::size_t{16} * kThreads * kItems * b.grid,
+                  [&](auto kernel) { kernel<<<b.grid, kThreads, kBlockShared>>>(b.data, b.sink); });
 }
 
 template <int kThreads, int kItems, int kWindow, int kHint>
 void window(Bench &b, const char *name) {
-  auto kernel = window_kernel<kThreads, kItems, kWindow, kHint>;
-  GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(kBlockShared)));
-  const std::size_t bytes = std::size_t{16} * kThreads * kItems * b.grid;
-  b.report(name, bytes, [&] {
-    kernel<<<b.grid, kThreads, kBlockShared>>>(b.data, b.sink);
-    GPU_CHECK_LAUNCH("window_kernel");
-  });
+  b.report_kernel(name, window_kernel<kThreads, kItems, kWindow, kHint>,
+                  std::size_t{16} * kThreads * kItems * b.grid,
+                  [&](auto kernel) { kernel<<<b.grid, kThreads, kBlockShared>>>(b.data, b.sink); });
 }
 
 template <int kThreads, unsigned kRowBytes, bool kContiguous>
 void bulk(Bench &b, unsigned rows, const char *name) {
-  auto kernel = bulk_kernel<kThreads, kRowBytes, kContiguous>;
-  GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(kBlockShared)));
-  const std::size_t bytes = std::size_t{kRowBytes} * rows * b.grid;
-  b.report(name, bytes, [&] {
-    kernel<<<b.grid, kThreads, kBlockShared>>>(reinterpret_cast<const char *>(b.data), rows,
-                                               b.sink);
-    GPU_CHECK_LAUNCH("bulk_kernel");
-  });
+  b.report_kernel(name, bulk_kernel<kThreads, kRowBytes, kContiguous>,
+                  std::size_t{kRowBytes} * rows * b.grid, [&](auto kernel) {
+                    kernel<<<b.grid, kThreads, kBlockShared>>>(
+                        reinterpret_cast<const char *>(b.data), rows, b.sink);
+                  });
 }
 
+// The mixed kernels ask for only the shared memory they use, as the on-chip kernel does (the
+// rest stays L1).
 template <int kThreads, int kItems, int kSlots, int kMode> void mixed(Bench &b, const char *name) {
-  auto kernel = mixed_kernel<kThreads, kItems, kSlots, kMode>;
-  const int shared = kSlots * kThreads * 16;
-  GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
-  const std::size_t bytes = std::size_t{16} * kThreads * (kItems + kSlots) * b.grid;
-  b.report(name, bytes, [&] {
-    kernel<<<b.grid, kThreads, shared>>>(b.data, b.sink);
-    GPU_CHECK_LAUNCH("mixed_kernel");
-  });
+  b.report_kernel(name, mixed_kernel<kThreads, kItems, kSlots, kMode>,
+                  std::size_t{16} * kThreads * (kItems + kSlots) * b.grid, [&](auto kernel) {
+                    kernel<<<b.grid, kThreads, kSlots * kThreads * 16>>>(b.data, b.sink);
+                  });
 }
 
 template <int kThreads, int kItems, int kSlots, int kMode> void store(Bench &b, const char *name) {
@@ -321,11 +317,14 @@ int main() {
               prop.name);
   std::printf("| pattern | bytes | pattern | streaming | ratio |\n|---|---|---|---|---|\n");
   Bench b(std::size_t{64} << 20);
-  if (const char *only = std::getenv("ONLY_STORES")) {
+  auto stores = [&] {
     store<256, 40, 34, 0>(b, "store 256x74 rows");
     store<256, 40, 34, 1>(b, "store 256x74 contiguous");
     store<256, 40, 34, 2>(b, "store 256x40 rows + 34 bulk rows");
     store<512, 16, 21, 0>(b, "store 512x37 rows");
+  };
+  if (std::getenv("ONLY_STORES")) { // the store patterns alone
+    stores();
     return 0;
   }
   burst<256, 40, false, 0>(b, "burst 256x40, rows");
@@ -350,9 +349,6 @@ int main() {
   mixed<512, 16, 21, 2>(b, "512x16 + 21 rows ld/st");
   mixed<256, 40, 14, 0>(b, "256x40 + 14 rows bulk after");
   mixed<256, 40, 14, 2>(b, "256x40 + 14 rows ld/st");
-  store<256, 40, 34, 0>(b, "store 256x74 rows");
-  store<256, 40, 34, 1>(b, "store 256x74 contiguous");
-  store<256, 40, 34, 2>(b, "store 256x40 rows + 34 bulk rows");
-  store<512, 16, 21, 0>(b, "store 512x37 rows");
+  stores();
   return 0;
 }
