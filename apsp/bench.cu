@@ -485,13 +485,7 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  const char *why = nullptr;
-  if (!kit::gpu::device_available(&why)) {
-    std::fprintf(stderr, "bench_apsp: no usable GPU (%s)\n", why ? why : "unknown");
-    return 1;
-  }
-  cudaDeviceProp prop{};
-  GPU_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = kit::gpu::device_properties_or_exit("bench_apsp");
   std::printf("bench_apsp on %s (%d SMs)\n", prop.name, prop.multiProcessorCount);
   bool ok = true;
   if (section == "all" || section == "dense")

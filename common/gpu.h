@@ -485,6 +485,19 @@ inline bool device_available(const char **why = nullptr) {
   return true;
 }
 
+// For benchmarks and experiments, which have no CPU path: the properties of device 0, or
+// "<program>: no usable GPU (<reason>)" on stderr and exit status 1.
+inline cudaDeviceProp device_properties_or_exit(const char *program) {
+  const char *why = nullptr;
+  if (!device_available(&why)) {
+    std::fprintf(stderr, "%s: no usable GPU (%s)\n", program, why ? why : "unknown");
+    std::exit(1);
+  }
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties", __FILE__, __LINE__);
+  return prop;
+}
+
 // Lanes per warp of the current device (32 on NVIDIA and RDNA, 64 on CDNA/GCN).
 inline int device_warp_size() {
   int device = 0, warp = 0;

@@ -260,13 +260,7 @@ bool bench_solve(std::size_t n) {
 
 int main(int argc, char **argv) {
   const Options options = parse_options(argc, argv);
-  const char *why = nullptr;
-  if (!kit::gpu::device_available(&why)) {
-    std::fprintf(stderr, "bench_prefix_sum: no usable GPU (%s)\n", why);
-    return 1;
-  }
-  cudaDeviceProp prop;
-  GPU_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = kit::gpu::device_properties_or_exit("bench_prefix_sum");
   std::printf("device: %s, %d SMs, warp %d; vendor scan: %s\n", prop.name, prop.multiProcessorCount,
               kit::gpu::device_warp_size(), kVendorName);
   using Default = kit::DefaultScanConfig;

@@ -193,7 +193,7 @@ struct Running {
   // for the group, then independent terms summed pairwise in float (at most 5 roundings for 32
   // terms) and added to p.sum in double once per group, so the work has kCount-fold parallelism
   // instead of one chain through p.sum. A conversion and a double add per float4 instead made
-  // the on-chip kernel's pass 1 0.2-0.4 us slower at 1e7 on the H200 (README). Missing items
+  // the on-chip kernel's pass 1 0.1-0.4 us slower at 1e7 on the H200 (README). Missing items
   // are -inf (term 0); a group of only those changes nothing.
   template <int kCount> __device__ __forceinline__ void add_group(const float4 *v) {
     float top = -INFINITY;

@@ -95,13 +95,7 @@ int main(int argc, char **argv) {
     sizes.push_back(static_cast<std::size_t>(std::strtod(argv[i], nullptr)));
   if (sizes.empty())
     sizes = {8000000, 10000000, 12000000};
-  const char *why = nullptr;
-  if (!kit::gpu::device_available(&why)) {
-    std::fprintf(stderr, "phase_times: no usable GPU (%s)\n", why);
-    return 1;
-  }
-  cudaDeviceProp prop;
-  GPU_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = kit::gpu::device_properties_or_exit("phase_times");
   std::printf("%s: on-chip kernel marks, us from the first block's start (medians of 21 runs, L2 "
               "evicted before each)\n",
               prop.name);
@@ -155,5 +149,6 @@ int main(int argc, char **argv) {
     GPU_CHECK(cudaFree(d_in));
     GPU_CHECK(cudaFree(d_out));
   }
+  GPU_CHECK(cudaFree(sink));
   return 0;
 }

@@ -305,13 +305,7 @@ template <int kThreads, int kItems, int kSlots, int kMode> void store(Bench &b, 
 } // namespace
 
 int main() {
-  const char *why = nullptr;
-  if (!kit::gpu::device_available(&why)) {
-    std::fprintf(stderr, "read_patterns: no usable GPU (%s)\n", why);
-    return 1;
-  }
-  cudaDeviceProp prop;
-  GPU_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = kit::gpu::device_properties_or_exit("read_patterns");
   std::printf("%s: one block per SM reading its share, against a full-occupancy streaming read of "
               "the same bytes (event medians of 41, L2 evicted before each)\n",
               prop.name);
