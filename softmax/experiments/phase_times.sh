@@ -5,7 +5,7 @@
 #   softmax/experiments/phase_times.sh [N ...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-out=${OUT:-build/phase-times}
+out=${PHASE_OUT:-build/phase-times}
 mkdir -p "$out"
 nvcc -std=c++17 -O3 -arch=sm_"${GPU_ARCH:-90}" --extended-lambda -DSOFTMAX_PHASE_TIMES \
   -Icommon -Isoftmax -o "$out/phase_times" softmax/experiments/phase_times.cu \
