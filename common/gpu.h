@@ -166,6 +166,21 @@ __device__ __forceinline__ lane_mask_t warp_ballot(bool predicate) {
 __device__ __forceinline__ void warp_sync() { __builtin_amdgcn_wave_barrier(); }
 #endif
 
+// Maximum of a float over the warp, for values that are not NaN; every lane receives it. On sm_80
+// and later one redux instruction on an order-preserving integer image of the float (negative
+// values have their magnitude bits flipped), elsewhere a butterfly of shuffles.
+__device__ __forceinline__ float warp_max(float x) {
+#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const auto ordered = [](int bits) { return bits ^ ((bits >> 31) & 0x7fffffff); };
+  return __int_as_float(ordered(__reduce_max_sync(kFullWarp, ordered(__float_as_int(x)))));
+#else
+#pragma unroll
+  for (int offset = KIT_WARP_SIZE / 2; offset > 0; offset /= 2)
+    x = fmaxf(x, warp_shfl_xor(x, offset));
+  return x;
+#endif
+}
+
 __device__ __forceinline__ int lane_mask_popcount(lane_mask_t m) { return __popcll(m); }
 // Index of the highest set lane, -1 for an empty mask.
 __device__ __forceinline__ int lane_mask_highest(lane_mask_t m) {

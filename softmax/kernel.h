@@ -163,7 +163,7 @@ private:
   OnChipConfig onchip_wide_; // onchip_ in shape 256x40
   OnChipSizing onchip_wide_sizing_;
   void *control_ = nullptr;           // ticket, barrier, statistics (device)
-  std::uint64_t *partials_ = nullptr; // two words per partial (device)
+  std::uint64_t *partials_ = nullptr; // detail::kPartialWords words per partial (device)
   unsigned partial_capacity_ = 0;
 };
 

@@ -9,17 +9,11 @@
 namespace softmax_gpu {
 namespace detail {
 
-// Diagnostic only: built with SOFTMAX_PHASE_TIMES (softmax/experiments/phase_times.sh, CUDA), the
-// on-chip kernel records the global timer per block when it starts (mark 0), when its pass 1 is
-// done (1), when it has the statistics (2), when its last store is issued (3), and as thread 0
-// sees them, when its register items are through pass 1 (4) and when the first group of its
-// shared-memory items has landed (5); phase_times.cu prints where the time goes. In every other
-// build the marks compile to nothing.
+// Diagnostic only (SOFTMAX_PHASE_MARK, kernel_passes.h): the marks' storage and writer.
 #if defined(SOFTMAX_PHASE_TIMES) && KIT_CUDA
-constexpr unsigned kPhaseMarks = 6;
 constexpr unsigned kPhaseMaxBlocks = 1024;
 __device__ unsigned long long g_phase_times[kPhaseMaxBlocks * kPhaseMarks];
-__device__ __forceinline__ void phase_mark(unsigned mark, bool whole_block) {
+__device__ void phase_mark(unsigned mark, bool whole_block) {
   if (whole_block)
     __syncthreads();
   if (threadIdx.x == 0 && blockIdx.x < kPhaseMaxBlocks) {
@@ -28,9 +22,6 @@ __device__ __forceinline__ void phase_mark(unsigned mark, bool whole_block) {
     g_phase_times[blockIdx.x * kPhaseMarks + mark] = now;
   }
 }
-#define SOFTMAX_PHASE_MARK(mark, whole_block) phase_mark(mark, whole_block)
-#else
-#define SOFTMAX_PHASE_MARK(mark, whole_block) ((void)0)
 #endif
 
 // Pass 1 of the two-pass methods: one (max, sum) pair per block into partials[first_partial +
@@ -143,6 +134,25 @@ struct OnChipOptions {
   unsigned copy_groups; // 1 to 4
   bool bulk_copy;       // where kit::kGpuBulkCopy
 };
+
+// The last shared-memory items of a thread, fewer than a pass-1 group (`left` of them, item u at
+// items[u * kThreads]), in power-of-two pieces from kPiece down: exponentials only for items that
+// exist. (A group padded with -inf spent 15-20 % of the exponentials after the copies land on
+// padding from 8e6 to 1.2e7 on the 256x40 shape; README, "The exchange".)
+template <int kPiece, int kThreads>
+__device__ __forceinline__ void add_partial_group(Running &r, const float4 *items, unsigned left) {
+  if constexpr (kPiece >= 1) {
+    if (left & kPiece) {
+      float4 piece[kPiece];
+#pragma unroll
+      for (int u = 0; u < kPiece; ++u)
+        piece[u] = items[u * kThreads];
+      r.add_group<kPiece>(piece);
+      items += kPiece * kThreads;
+    }
+    add_partial_group<kPiece / 2, kThreads>(r, items, left);
+  }
+}
 
 // Both passes in one launch with each block's slice on chip across the grid-wide barrier: items
 // [0, kRegisterItems) of a thread in registers, items from kRegisterItems on in the block's
@@ -272,12 +282,15 @@ __global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, fl
       if (s == 0)
         SOFTMAX_PHASE_MARK(5, false);
     }
-    float4 group[kGroup];
+    if (shared_count - s >= kGroup) {
+      float4 group[kGroup];
 #pragma unroll
-    for (int u = 0; u < kGroup; ++u)
-      group[u] = s + u < shared_count ? slots[(s + u) * kThreads]
-                                      : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
-    r.add_group<kGroup>(group);
+      for (int u = 0; u < kGroup; ++u)
+        group[u] = slots[(s + u) * kThreads];
+      r.add_group<kGroup>(group);
+    } else {
+      add_partial_group<kGroup / 2, kThreads>(r, slots + s * kThreads, shared_count - s);
+    }
   }
   if (kSharedFirst) {
     add_register_items();
@@ -492,7 +505,7 @@ void Engine::reserve_partials(unsigned total_partials) {
   // Kernels still queued may be using the old array.
   GPU_CHECK(cudaDeviceSynchronize());
   GPU_CHECK(cudaFree(partials_));
-  GPU_CHECK(cudaMalloc(&partials_, 2 * sizeof(std::uint64_t) * total_partials));
+  GPU_CHECK(cudaMalloc(&partials_, kPartialWords * sizeof(std::uint64_t) * total_partials));
   partial_capacity_ = total_partials;
 }
 

@@ -35,6 +35,21 @@
 
 namespace softmax_gpu::detail {
 
+// Diagnostic only: built with SOFTMAX_PHASE_TIMES (softmax/experiments/phase_times.sh, CUDA), the
+// on-chip kernel records the global timer per block when it starts (mark 0), when its pass 1 is
+// done (1), when it has the statistics (2), when its last store is issued (3), and as thread 0
+// sees them, when its register items are through pass 1 (4), when the first group of its
+// shared-memory items has landed (5), when its pair is merged (6), when its arrival at the grid
+// barrier returns (7) and when it sees the last arrival (8); phase_times.cu prints where the time
+// goes. In every other build the marks compile to nothing.
+#if defined(SOFTMAX_PHASE_TIMES) && KIT_CUDA
+constexpr unsigned kPhaseMarks = 9;
+__device__ void phase_mark(unsigned mark, bool whole_block); // kernel_engine.cu
+#define SOFTMAX_PHASE_MARK(mark, whole_block) phase_mark(mark, whole_block)
+#else
+#define SOFTMAX_PHASE_MARK(mark, whole_block) ((void)0)
+#endif
+
 constexpr int kBlockThreads = 256;
 // float4 loads each thread keeps in flight in the streaming loops.
 constexpr int kUnroll = 4;
@@ -220,57 +235,81 @@ struct Running {
 template <int kBlock> struct PairScratch {
   static constexpr int kWarps = kBlock / KIT_WARP_SIZE;
   static_assert(kBlock % KIT_WARP_SIZE == 0 && kWarps <= KIT_WARP_SIZE, "block of whole warps");
+  // Lanes that merge the warps' pairs: kWarps rounded up to a power of two.
+  static constexpr int kMergeWidth = [] {
+    int width = 1;
+    while (width < kWarps)
+      width *= 2;
+    return width;
+  }();
   Pair warp_pairs[kWarps];
-  Pair broadcast;
 };
 
 // The on-chip kernel's dynamic shared memory before its slots: the pair scratch, then one
-// transaction barrier per copy group (OnChipConfig::copy_groups is at most 4), in whole 16-byte
-// slots.
+// transaction barrier per copy group (OnChipConfig::copy_groups is at most 4), then padding so
+// that the slots start 16 bytes past a 128-byte boundary. Where the slots start within 128 bytes
+// moved the kernel's time by up to 5 % on the H100 and the H200, not monotonically: 16 past the
+// boundary was 2-3 % faster than 32 (the unpadded start) at 8e6 and up to 1.5 % slower at 1.2e7,
+// 0 was the slowest at 8e6 (README, "Where the slots start").
 template <int kBlock> struct OnChipScratch {
   static constexpr int barrier_offset = (sizeof(PairScratch<kBlock>) + 15) / 16 * 16;
-  static constexpr int bytes = barrier_offset + 4 * sizeof(std::uint64_t);
-  static_assert(bytes % 16 == 0, "slots start on a 16-byte boundary");
+  static constexpr int barrier_end = barrier_offset + 4 * sizeof(std::uint64_t);
+  static constexpr int bytes = (barrier_end + 127 - 16) / 128 * 128 + 16;
+  static_assert(bytes >= barrier_end && bytes % 128 == 16, "slots 16 bytes past 128");
 };
 
-__device__ __forceinline__ Pair warp_merge(Pair p) {
+__host__ __device__ constexpr Pair empty_pair() { return Pair{-INFINITY, -INFINITY, 0.0}; }
+
+// The merge of the pairs of each group of kWidth lanes (a power of two), given their maximum:
+// every sum moved to reference_for(max) (exact: p.ref is at most that), then added in a butterfly.
+// Double addition commutes, so every lane of a group receives the same bits. A maximum first and
+// plain adds after take half the latency of merging whole pairs level by level (README, "The
+// exchange").
+template <int kWidth> __device__ __forceinline__ Pair merge_with_max(const Pair &p, float max) {
+  static_assert(kWidth >= 1 && kWidth <= KIT_WARP_SIZE && (kWidth & (kWidth - 1)) == 0,
+                "a power of two within the warp");
+  const float ref = reference_for(max);
+  double sum = scaled(p.sum, p.ref - ref);
 #pragma unroll
-  for (int offset = KIT_WARP_SIZE / 2; offset > 0; offset /= 2)
-    p = merge(p, Pair{kit::warp_shfl_xor(p.max, offset), kit::warp_shfl_xor(p.ref, offset),
-                      kit::warp_shfl_xor(p.sum, offset)});
-  return p;
+  for (int offset = kWidth / 2; offset > 0; offset /= 2)
+    sum += kit::warp_shfl_xor(sum, offset);
+  return Pair{max, ref, sum};
 }
 
-// Every thread of the block receives the merge of all threads' pairs. Ends with a barrier, so
-// the scratch may be reused at once.
+// Every lane receives the merge of the warp's pairs.
+__device__ __forceinline__ Pair warp_merge(const Pair &p) {
+  return merge_with_max<KIT_WARP_SIZE>(p, kit::warp_max(p.max));
+}
+
+// Every thread of the block receives the merge of all threads' pairs (the same bits in every
+// thread): each warp merges its lanes' pairs, then every group of kMergeWidth lanes reads all the
+// warps' results from shared memory and merges them itself, behind one block barrier. (Warp 0
+// merging them and handing the result out took two more barriers; README, "The exchange".) The
+// scratch is read after the barrier: a caller writes it again only behind another block barrier.
 template <int kBlock> __device__ __forceinline__ Pair block_merge(Pair p, PairScratch<kBlock> &s) {
+  using Scratch = PairScratch<kBlock>;
   p = warp_merge(p);
   if (kit::lane_id() == 0)
     s.warp_pairs[kit::warp_id()] = p;
   __syncthreads();
-  if (kit::warp_id() == 0) {
-    Pair q = kit::lane_id() < PairScratch<kBlock>::kWarps ? s.warp_pairs[kit::lane_id()]
-                                                          : Pair{-INFINITY, -INFINITY, 0.0};
-    q = warp_merge(q);
-    if (kit::lane_id() == 0)
-      s.broadcast = q;
-  }
-  __syncthreads();
-  const Pair result = s.broadcast;
-  __syncthreads();
-  return result;
+  const int w = kit::lane_id() % Scratch::kMergeWidth;
+  const Pair q = w < Scratch::kWarps ? s.warp_pairs[w] : empty_pair();
+  return merge_with_max<Scratch::kMergeWidth>(q, kit::warp_max(q.max));
 }
 
 // Partials are two 64-bit words (sum; max and ref) written by one thread and read, after a fence
-// and a ticket or barrier, with device-scope loads that bypass the non-coherent L1.
+// and a ticket or barrier, with device-scope loads that bypass the non-coherent L1. Each takes
+// kPartialWords words of the array.
+constexpr unsigned kPartialWords = 2;
+
 __device__ __forceinline__ void store_partial(std::uint64_t *partials, unsigned i, Pair p) {
-  partials[2 * i] = static_cast<std::uint64_t>(__double_as_longlong(p.sum));
-  partials[2 * i + 1] =
+  partials[kPartialWords * i] = static_cast<std::uint64_t>(__double_as_longlong(p.sum));
+  partials[kPartialWords * i + 1] =
       static_cast<std::uint64_t>(__float_as_uint(p.max)) << 32 | __float_as_uint(p.ref);
 }
 __device__ __forceinline__ Pair load_partial(const std::uint64_t *partials, unsigned i) {
-  const std::uint64_t sum = kit::gpu_load_relaxed(partials + 2 * i);
-  const std::uint64_t max_ref = kit::gpu_load_relaxed(partials + 2 * i + 1);
+  const std::uint64_t sum = kit::gpu_load_relaxed(partials + kPartialWords * i);
+  const std::uint64_t max_ref = kit::gpu_load_relaxed(partials + kPartialWords * i + 1);
   return Pair{__uint_as_float(static_cast<unsigned>(max_ref >> 32)),
               __uint_as_float(static_cast<unsigned>(max_ref)),
               __longlong_as_double(static_cast<long long>(sum))};
@@ -280,7 +319,7 @@ __device__ __forceinline__ Pair load_partial(const std::uint64_t *partials, unsi
 template <int kBlock>
 __device__ Stats combine_partials(const std::uint64_t *partials, unsigned count,
                                   PairScratch<kBlock> &scratch) {
-  Pair acc{-INFINITY, -INFINITY, 0.0};
+  Pair acc = empty_pair();
   for (unsigned i = threadIdx.x; i < count; i += kBlock)
     acc = merge(acc, load_partial(partials, i));
   return finalize(block_merge(acc, scratch));
@@ -301,13 +340,21 @@ public:
 
   __device__ void wait() {
     __syncthreads();
+    wait_after_leader_writes();
+  }
+
+  // wait() for a block whose writes for the other blocks are all thread 0's: no block barrier
+  // before the arrival.
+  __device__ void wait_after_leader_writes() {
     if (threadIdx.x == 0) {
       const std::uint64_t add = blockIdx.x == 0 ? (std::uint64_t{1} << 63) - (gridDim.x - 1) : 1;
       __threadfence();
       const std::uint64_t before = atomicAdd(reinterpret_cast<unsigned long long *>(counter_),
                                              static_cast<unsigned long long>(add));
+      SOFTMAX_PHASE_MARK(7, false);
       while (((kit::gpu_load_acquire(counter_) ^ before) >> 63) == 0)
         kit::gpu_sleep_hint();
+      SOFTMAX_PHASE_MARK(8, false);
     }
     __syncthreads();
   }
@@ -323,9 +370,10 @@ template <int kBlock>
 __device__ __forceinline__ Stats grid_stats(const Running &r, const Workspace &ws,
                                             GridBarrier &barrier, PairScratch<kBlock> &scratch) {
   const Pair block = block_merge(r.p, scratch);
+  SOFTMAX_PHASE_MARK(6, false);
   if (threadIdx.x == 0)
     store_partial(ws.partials, blockIdx.x, block);
-  barrier.wait();
+  barrier.wait_after_leader_writes();
   const Stats stats = combine_partials(ws.partials, gridDim.x, scratch);
   if (blockIdx.x == 0 && threadIdx.x == 0)
     ws.control->stats = stats;
@@ -345,6 +393,12 @@ public:
 
   __device__ void wait() {
     __syncthreads();
+    wait_after_leader_writes();
+  }
+
+  // wait() for a block whose writes for the other blocks are all thread 0's: no block barrier
+  // before the arrival.
+  __device__ void wait_after_leader_writes() {
     if (threadIdx.x == 0) {
       __threadfence();
       const unsigned arrived = atomicAdd(&control_->barrier_count, 1u) + 1;

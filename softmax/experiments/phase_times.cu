@@ -1,14 +1,17 @@
 // Where the on-chip kernel's time goes, block by block: built only by phase_times.sh, with
-// SOFTMAX_PHASE_TIMES defined so that the kernel records the global timer at six marks per block
-// (kernel_engine.cu). For each size: the same bytes read, set and copied by the simplest kernels
+// SOFTMAX_PHASE_TIMES defined so that the kernel records the global timer at nine marks per block
+// (kernel_passes.h). For each size: the same bytes read, set and copied by the simplest kernels
 // (floors); then for each shape the event-timed median of the instrumented kernel and, as medians
 // over the runs, the marks relative to the first block's start: the last block's start, pass 1
 // done (first / median / last block), statistics known (first / last), last store issued (median
 // / last), each block's pass 1 from its own start (shortest / median / longest: a spread here is
 // slow reading, not late starts), and as thread 0 of each block sees them, its register items
-// through pass 1 and its first shared-memory group landed (median / last). The time from the last
-// store issued to the stop event is the write drain and the kernel's exit. PT_BULK=0,
-// PT_GROUPS=k and PT_SHARED_FIRST=1 set OnChipConfig::bulk_copy, copy_groups and shared_first.
+// through pass 1 and its first shared-memory group landed (median / last), and the exchange: the
+// last block's pair merged, the last arrival at the grid barrier returned, and that arrival seen
+// (first / median block; the statistics follow once a block has merged the partials). The time
+// from the last store issued to the stop event is the write drain and the kernel's exit.
+// PT_BULK=0, PT_GROUPS=k and PT_SHARED_FIRST=1 set OnChipConfig::bulk_copy, copy_groups and
+// shared_first.
 //
 //   phase_times [N ...]      (default 8e6 1e7 1.2e7)
 #include "event_timing.h"
@@ -29,7 +32,7 @@ void copy_phase_times(unsigned long long *host, unsigned blocks);
 
 namespace {
 
-constexpr unsigned kMarks = 6; // kPhaseMarks in kernel_engine.cu
+constexpr unsigned kMarks = 9; // kPhaseMarks in kernel_passes.h
 
 using softmax_gpu::Method;
 
@@ -46,8 +49,10 @@ void measure(softmax_gpu::Engine &engine, const kit::bench::L2Eviction &evict, c
                               .median_ms;
   // Per run: last start, pass 1 first / median / last, stats first / last, stores median / last,
   // own pass 1 shortest / median / longest, registers through pass 1 and shared items landed
-  // (median / last each).
-  std::vector<std::vector<double>> columns(15);
+  // (median / last each), the exchange (pair merged last, arrival returned last, last arrival
+  // seen first / median).
+  constexpr int kColumns = 19;
+  std::vector<std::vector<double>> columns(kColumns);
   std::vector<unsigned long long> marks(grid * kMarks);
   for (int run = 0; run < 24; ++run) {
     evict();
@@ -70,21 +75,24 @@ void measure(softmax_gpu::Engine &engine, const kit::bench::L2Eviction &evict, c
     std::sort(pass1.begin(), pass1.end());
     for (auto &m : mark)
       std::sort(m.begin(), m.end());
-    const double values[15] = {
+    const double values[kColumns] = {
         mark[0].back(), mark[1].front(),   mark[1][grid / 2], mark[1].back(),    mark[2].front(),
         mark[2].back(), mark[3][grid / 2], mark[3].back(),    pass1.front(),     pass1[grid / 2],
-        pass1.back(),   mark[4][grid / 2], mark[4].back(),    mark[5][grid / 2], mark[5].back()};
-    for (int c = 0; c < 15; ++c)
+        pass1.back(),   mark[4][grid / 2], mark[4].back(),    mark[5][grid / 2], mark[5].back(),
+        mark[6].back(), mark[7].back(),    mark[8].front(),   mark[8][grid / 2]};
+    for (int c = 0; c < kColumns; ++c)
       columns[c].push_back(values[c]);
   }
   std::printf(
       "| %-7s | %9zu | %4u | %7.2f | %6.2f | %5.2f / %5.2f / %5.2f | %5.2f / %5.2f | %5.2f / "
-      "%5.2f | %5.2f / %5.2f / %5.2f | %5.2f / %5.2f | %5.2f / %5.2f |\n",
+      "%5.2f | %5.2f / %5.2f / %5.2f | %5.2f / %5.2f | %5.2f / %5.2f | %5.2f / %5.2f / %5.2f / "
+      "%5.2f |\n",
       softmax_gpu::shape_name(engine.onchip_config().shape), n, grid, event_ms * 1e3,
       median(columns[0]), median(columns[1]), median(columns[2]), median(columns[3]),
       median(columns[4]), median(columns[5]), median(columns[6]), median(columns[7]),
       median(columns[8]), median(columns[9]), median(columns[10]), median(columns[11]),
-      median(columns[12]), median(columns[13]), median(columns[14]));
+      median(columns[12]), median(columns[13]), median(columns[14]), median(columns[15]),
+      median(columns[16]), median(columns[17]), median(columns[18]));
 }
 
 } // namespace
@@ -102,7 +110,7 @@ int main(int argc, char **argv) {
   std::printf("| shape   |         N | grid | event us | last start | pass 1 done first / median "
               "/ last | stats first / last | stores issued median / last | own pass 1 min / median "
               "/ max | registers through pass 1 median / last | shared items landed median / last "
-              "|\n");
+              "| exchange: merged last / arrived last / last arrival seen first / median |\n");
   softmax_gpu::Engine engine;
   kit::bench::L2Eviction evict;
   unsigned *sink = nullptr;

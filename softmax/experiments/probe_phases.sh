@@ -12,7 +12,8 @@
 #   PROBE_NO_SLEEP 1: the grid barrier polls without kit::gpu_sleep_hint
 # PT_BULK, PT_GROUPS and PT_SHARED_FIRST pass through to phase_times. An experiment, not part of
 # any build. The kernel as it was before 2026-11-23: PROBE=0:PROBE_LOAD=2:PROBE_EXP_OLD=1:PROBE_SUM_OLD=1.
-#   git apply softmax/experiments/probe_phases.patch &&
+# The patch applies to 60399d2 (before the exchange of 2026-11-23's sixth session):
+#   git checkout 60399d2 && git apply softmax/experiments/probe_phases.patch &&
 #   VARIANTS="PROBE=0 PROBE=7 PROBE=0:PROBE_LOAD=2" softmax/experiments/probe_phases.sh 8e6 1e7
 set -u
 cd "$(dirname "$0")/../.."
