@@ -249,7 +249,7 @@ template <int kBlock> struct PairScratch {
 // transaction barrier per copy group (OnChipConfig::copy_groups is at most 4), then padding so
 // that the slots start 16 bytes past a 128-byte boundary. Where the slots start within 128 bytes
 // moved the kernel's time by up to 5 % on the H100 and the H200, not monotonically: 16 past the
-// boundary was 2-3 % faster than 32 (the unpadded start) at 8e6 and up to 1.5 % slower at 1.2e7,
+// boundary was 2-4 % faster than 32 (the unpadded start) at 8e6 and up to 2 % slower at 1.2e7,
 // 0 was the slowest at 8e6 (README, "Where the slots start").
 template <int kBlock> struct OnChipScratch {
   static constexpr int barrier_offset = (sizeof(PairScratch<kBlock>) + 15) / 16 * 16;
