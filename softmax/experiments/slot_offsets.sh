@@ -35,7 +35,7 @@ nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 for round in $(seq "${ROUNDS:-2}"); do
   for o in $offsets; do
     echo "offset $o ($((o % 128)) past 128), round $round: $("$out/bench_$o" --sizes "$sizes" \
-      --solve-sizes 1000000 2>&1 | awk '/copy bandwidth/ {printf "copy %s GB/s  ", $(NF-1)}
+      --solve-sizes 1000000 2>&1 | awk '/^copy bandwidth/ {printf "copy %s GB/s  ", $(NF-1)}
                                          / auto=/ {printf "%s %s  ", $1, $3}')"
   done
 done
