@@ -135,19 +135,25 @@ struct OnChipOptions {
   bool bulk_copy;       // where kit::kGpuBulkCopy
 };
 
-// The last shared-memory items of a thread, fewer than a pass-1 group (`left` of them, item u at
-// items[u * kThreads]), in power-of-two pieces from kPiece down: exponentials only for items that
-// exist. (A group padded with -inf spent 15-20 % of the exponentials after the copies land on
-// padding from 8e6 to 1.2e7 on the 256x40 shape; README, "The exchange".)
+// kCount shared-memory items of a thread into pass 1 as one group (item u at items[u * kThreads]).
+template <int kCount, int kThreads>
+__device__ __forceinline__ void add_shared_group(Running &r, const float4 *items) {
+  float4 group[kCount];
+#pragma unroll
+  for (int u = 0; u < kCount; ++u)
+    group[u] = items[u * kThreads];
+  r.add_group<kCount>(group);
+}
+
+// The last shared-memory items of a thread, fewer than a pass-1 group (`left` of them), in
+// power-of-two pieces from kPiece down: exponentials only for items that exist. (A group padded
+// with -inf spent 15-20 % of the exponentials after the copies land on padding from 8e6 to 1.2e7
+// on the 256x40 shape; README, "The exchange".)
 template <int kPiece, int kThreads>
 __device__ __forceinline__ void add_partial_group(Running &r, const float4 *items, unsigned left) {
   if constexpr (kPiece >= 1) {
     if (left & kPiece) {
-      float4 piece[kPiece];
-#pragma unroll
-      for (int u = 0; u < kPiece; ++u)
-        piece[u] = items[u * kThreads];
-      r.add_group<kPiece>(piece);
+      add_shared_group<kPiece, kThreads>(r, items);
       items += kPiece * kThreads;
     }
     add_partial_group<kPiece / 2, kThreads>(r, items, left);
@@ -282,15 +288,10 @@ __global__ __launch_bounds__(kThreads, 1) void onchip_kernel(const float *in, fl
       if (s == 0)
         SOFTMAX_PHASE_MARK(5, false);
     }
-    if (shared_count - s >= kGroup) {
-      float4 group[kGroup];
-#pragma unroll
-      for (int u = 0; u < kGroup; ++u)
-        group[u] = slots[(s + u) * kThreads];
-      r.add_group<kGroup>(group);
-    } else {
+    if (shared_count - s >= kGroup)
+      add_shared_group<kGroup, kThreads>(r, slots + s * kThreads);
+    else
       add_partial_group<kGroup / 2, kThreads>(r, slots + s * kThreads, shared_count - s);
-    }
   }
   if (kSharedFirst) {
     add_register_items();

@@ -167,6 +167,8 @@ struct Pair {
   double sum;
 };
 
+__host__ __device__ constexpr Pair empty_pair() { return Pair{-INFINITY, -INFINITY, 0.0}; }
+
 __host__ __device__ __forceinline__ Pair merge(const Pair &a, const Pair &b) {
   const float ref = fmaxf(a.ref, b.ref);
   return Pair{fmaxf(a.max, b.max), ref, scaled(a.sum, a.ref - ref) + scaled(b.sum, b.ref - ref)};
@@ -181,7 +183,7 @@ __host__ __device__ __forceinline__ Stats finalize(const Pair &p) {
 
 // A thread's statistics while it streams.
 struct Running {
-  Pair p{-INFINITY, -INFINITY, 0.0};
+  Pair p = empty_pair();
 
   __host__ __device__ __forceinline__ void rebase_above(float top) {
     if (top * kLog2eHi > p.ref + kRebaseSlack) {
@@ -257,8 +259,6 @@ template <int kBlock> struct OnChipScratch {
   static constexpr int bytes = (barrier_end + 127 - 16) / 128 * 128 + 16;
   static_assert(bytes >= barrier_end && bytes % 128 == 16, "slots 16 bytes past 128");
 };
-
-__host__ __device__ constexpr Pair empty_pair() { return Pair{-INFINITY, -INFINITY, 0.0}; }
 
 // The merge of the pairs of each group of kWidth lanes (a power of two), given their maximum:
 // every sum moved to reference_for(max) (exact: p.ref is at most that), then added in a butterfly.
@@ -393,12 +393,6 @@ public:
 
   __device__ void wait() {
     __syncthreads();
-    wait_after_leader_writes();
-  }
-
-  // wait() for a block whose writes for the other blocks are all thread 0's: no block barrier
-  // before the arrival.
-  __device__ void wait_after_leader_writes() {
     if (threadIdx.x == 0) {
       __threadfence();
       const unsigned arrived = atomicAdd(&control_->barrier_count, 1u) + 1;
