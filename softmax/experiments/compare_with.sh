@@ -11,6 +11,10 @@ cd "$(dirname "$0")/../.."
 base=$1
 mode=$2
 shift 2
+case "$mode" in
+phase | bench) ;;
+*) echo "compare_with.sh: mode must be phase or bench, not '$mode'" >&2 && exit 2 ;;
+esac
 out=${COMPARE_OUT:-build/compare-with}
 mkdir -p "$out"
 rm -rf "$out/base-tree"
@@ -18,19 +22,8 @@ git worktree prune
 git worktree add --detach "$out/base-tree" "$base" > /dev/null
 trap 'git worktree remove --force "$out/base-tree"' EXIT
 build() { # tree name
-  local flags=(-std=c++17 -O3 -arch=sm_"${GPU_ARCH:-90}" --extended-lambda -I"$1/common" -I"$1/softmax")
-  if [ "$mode" = phase ]; then
-    nvcc "${flags[@]}" -DSOFTMAX_PHASE_TIMES -o "$out/$2" "$1/softmax/experiments/phase_times.cu" \
-      "$1/softmax/kernel_engine.cu"
-  else
-    nvcc "${flags[@]}" -o "$out/$2" "$1/softmax/bench.cu" "$1/softmax/kernel.cu" \
-      "$1/softmax/kernel_engine.cu" "$1/softmax/reference.cpp" "$1/common/threads.cpp"
-  fi
+  softmax/experiments/nvcc_build.sh "$mode" "$1" "$out/$2"
 }
-case "$mode" in
-phase | bench) ;;
-*) echo "compare_with.sh: mode must be phase or bench, not '$mode'" >&2 && exit 2 ;;
-esac
 build "$out/base-tree" base &
 base_build=$!
 build . work &

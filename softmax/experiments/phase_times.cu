@@ -32,7 +32,7 @@ void copy_phase_times(unsigned long long *host, unsigned blocks);
 
 namespace {
 
-constexpr unsigned kMarks = 9; // kPhaseMarks in kernel_passes.h
+constexpr unsigned kMarks = softmax_gpu::detail::kPhaseMarks;
 
 using softmax_gpu::Method;
 

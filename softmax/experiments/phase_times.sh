@@ -7,7 +7,5 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${PHASE_OUT:-build/phase-times}
 mkdir -p "$out"
-nvcc -std=c++17 -O3 -arch=sm_"${GPU_ARCH:-90}" --extended-lambda -DSOFTMAX_PHASE_TIMES \
-  -Icommon -Isoftmax -o "$out/phase_times" softmax/experiments/phase_times.cu \
-  softmax/kernel_engine.cu
+softmax/experiments/nvcc_build.sh phase . "$out/phase_times"
 "$out/phase_times" "$@"

@@ -21,9 +21,7 @@ build() { # offset
   sed -i -e "s|^  static constexpr int bytes = .*;|  static constexpr int bytes = $1;|" \
     -e '/"slots 16 bytes past 128"/d' "$tree/softmax/kernel_passes.h"
   grep -q "static constexpr int bytes = $1;" "$tree/softmax/kernel_passes.h"
-  nvcc -std=c++17 -O3 -arch=sm_"${GPU_ARCH:-90}" --extended-lambda -I"$tree/common" \
-    -I"$tree/softmax" -o "$out/bench_$1" "$tree/softmax/bench.cu" "$tree/softmax/kernel.cu" \
-    "$tree/softmax/kernel_engine.cu" "$tree/softmax/reference.cpp" "$tree/common/threads.cpp"
+  softmax/experiments/nvcc_build.sh bench "$tree" "$out/bench_$1"
 }
 pids=()
 for o in $offsets; do
