@@ -1,7 +1,8 @@
 // Where the on-chip kernel's time goes, block by block: built only by phase_times.sh, with
 // SOFTMAX_PHASE_TIMES defined so that the kernel records the global timer at nine marks per block
 // (kernel_passes.h). For each size: the same bytes read, set and copied by the simplest kernels
-// (floors); then for each shape the event-timed median of the instrumented kernel and, as medians
+// (floors; also, once, an empty kernel of the 256x40 shape's grid with and without its shared
+// memory); then for each shape the event-timed median of the instrumented kernel and, as medians
 // over the runs, the marks relative to the first block's start: the last block's start, pass 1
 // done (first / median / last block), statistics known (first / last), last store issued (median
 // / last), each block's pass 1 from its own start (shortest / median / longest: a spread here is
@@ -33,6 +34,25 @@ void copy_phase_times(unsigned long long *host, unsigned blocks);
 namespace {
 
 constexpr unsigned kMarks = softmax_gpu::detail::kPhaseMarks;
+
+// The launch floor of a kernel the on-chip kernel's size: nothing but the launch, the blocks'
+// start with the dynamic shared memory they ask for, and their exit.
+__global__ void empty_kernel() { extern __shared__ float4 unused[]; }
+
+double empty_kernel_us(const kit::bench::L2Eviction &evict, unsigned grid, int threads,
+                       std::size_t shared_bytes) {
+  GPU_CHECK(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(shared_bytes)));
+  return kit::bench::time_events(
+             3, 31,
+             [&] {
+               empty_kernel<<<grid, threads, shared_bytes>>>();
+               GPU_CHECK_LAUNCH("empty_kernel");
+             },
+             evict)
+             .median_ms *
+         1e3;
+}
 
 using softmax_gpu::Method;
 
@@ -113,6 +133,18 @@ int main(int argc, char **argv) {
               "| exchange: merged last / arrived last / last arrival seen first / median |\n");
   softmax_gpu::Engine engine;
   kit::bench::L2Eviction evict;
+  {
+    // One 256-thread block per multiprocessor, as the 256x40 shape launches.
+    softmax_gpu::OnChipConfig wide;
+    wide.shape = softmax_gpu::OnChipShape::k256x40;
+    engine.tune_onchip(wide);
+    const unsigned grid = static_cast<unsigned>(prop.multiProcessorCount);
+    const std::size_t shared_bytes = engine.onchip_shared_bytes();
+    std::printf("| launch floor: empty kernel of %u x 256 threads %.2f us, with %zu bytes of "
+                "dynamic shared memory %.2f us |\n",
+                grid, empty_kernel_us(evict, grid, 256, 0), shared_bytes,
+                empty_kernel_us(evict, grid, 256, shared_bytes));
+  }
   unsigned *sink = nullptr;
   GPU_CHECK(cudaMalloc(&sink, sizeof(unsigned)));
   std::mt19937_64 rng(7);
