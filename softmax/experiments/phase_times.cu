@@ -35,6 +35,11 @@ namespace {
 
 constexpr unsigned kMarks = softmax_gpu::detail::kPhaseMarks;
 
+// Median event time in us of `work`, the L2 evicted before each run (the kernel and its floors).
+template <class Work> double event_us(const kit::bench::L2Eviction &evict, Work &&work) {
+  return kit::bench::time_events(3, 31, work, evict).median_ms * 1e3;
+}
+
 // The launch floor of a kernel the on-chip kernel's size: nothing but the launch, the blocks'
 // start with the dynamic shared memory they ask for, and their exit.
 __global__ void empty_kernel() { extern __shared__ float4 unused[]; }
@@ -43,15 +48,10 @@ double empty_kernel_us(const kit::bench::L2Eviction &evict, unsigned grid, int t
                        std::size_t shared_bytes) {
   GPU_CHECK(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  static_cast<int>(shared_bytes)));
-  return kit::bench::time_events(
-             3, 31,
-             [&] {
-               empty_kernel<<<grid, threads, shared_bytes>>>();
-               GPU_CHECK_LAUNCH("empty_kernel");
-             },
-             evict)
-             .median_ms *
-         1e3;
+  return event_us(evict, [&] {
+    empty_kernel<<<grid, threads, shared_bytes>>>();
+    GPU_CHECK_LAUNCH("empty_kernel");
+  });
 }
 
 using softmax_gpu::Method;
@@ -64,9 +64,7 @@ double median(std::vector<double> v) {
 void measure(softmax_gpu::Engine &engine, const kit::bench::L2Eviction &evict, const float *d_in,
              float *d_out, std::size_t n) {
   const unsigned grid = engine.grid(Method::kOnChip, n);
-  const double event_ms = kit::bench::time_events(
-                              3, 31, [&] { engine.run(d_in, d_out, n, 0, Method::kOnChip); }, evict)
-                              .median_ms;
+  const double kernel_us = event_us(evict, [&] { engine.run(d_in, d_out, n, 0, Method::kOnChip); });
   // Per run: last start, pass 1 first / median / last, stats first / last, stores median / last,
   // own pass 1 shortest / median / longest, registers through pass 1 and shared items landed
   // (median / last each), the exchange (pair merged last, arrival returned last, last arrival
@@ -107,12 +105,12 @@ void measure(softmax_gpu::Engine &engine, const kit::bench::L2Eviction &evict, c
       "| %-7s | %9zu | %4u | %7.2f | %6.2f | %5.2f / %5.2f / %5.2f | %5.2f / %5.2f | %5.2f / "
       "%5.2f | %5.2f / %5.2f / %5.2f | %5.2f / %5.2f | %5.2f / %5.2f | %5.2f / %5.2f / %5.2f / "
       "%5.2f |\n",
-      softmax_gpu::shape_name(engine.onchip_config().shape), n, grid, event_ms * 1e3,
-      median(columns[0]), median(columns[1]), median(columns[2]), median(columns[3]),
-      median(columns[4]), median(columns[5]), median(columns[6]), median(columns[7]),
-      median(columns[8]), median(columns[9]), median(columns[10]), median(columns[11]),
-      median(columns[12]), median(columns[13]), median(columns[14]), median(columns[15]),
-      median(columns[16]), median(columns[17]), median(columns[18]));
+      softmax_gpu::shape_name(engine.onchip_config().shape), n, grid, kernel_us, median(columns[0]),
+      median(columns[1]), median(columns[2]), median(columns[3]), median(columns[4]),
+      median(columns[5]), median(columns[6]), median(columns[7]), median(columns[8]),
+      median(columns[9]), median(columns[10]), median(columns[11]), median(columns[12]),
+      median(columns[13]), median(columns[14]), median(columns[15]), median(columns[16]),
+      median(columns[17]), median(columns[18]));
 }
 
 } // namespace
@@ -159,14 +157,11 @@ int main(int argc, char **argv) {
     GPU_CHECK(cudaMemcpy(d_in, input.data(), n * sizeof(float), cudaMemcpyHostToDevice));
     // The same bytes streamed by the simplest kernels, same eviction: a full-occupancy read
     // (pass 1's floor), a memset (pass 2's) and a device-to-device copy.
-    auto reference_us = [&](auto &&work) {
-      return kit::bench::time_events(3, 31, work, evict).median_ms * 1e3;
-    };
     const double read_us =
-        reference_us([&] { kit::bench::read_device_bytes(d_in, n / 4 * 16, sink); });
+        event_us(evict, [&] { kit::bench::read_device_bytes(d_in, n / 4 * 16, sink); });
     const double write_us =
-        reference_us([&] { GPU_CHECK(cudaMemsetAsync(d_out, 0, n * sizeof(float))); });
-    const double copy_us = reference_us([&] {
+        event_us(evict, [&] { GPU_CHECK(cudaMemsetAsync(d_out, 0, n * sizeof(float))); });
+    const double copy_us = event_us(evict, [&] {
       GPU_CHECK(cudaMemcpyAsync(d_out, d_in, n * sizeof(float), cudaMemcpyDeviceToDevice));
     });
     std::printf("| N %zu: read %.2f us, memset %.2f us, copy %.2f us (%zu bytes each) |\n", n,
