@@ -3,9 +3,9 @@
 // accumulates.
 //
 // A row-major N x M array is one contiguous run of N*M ints, so this is the 1-D count over N*M
-// elements, shared with count_array_element in ../common/count.h (one grid-stride launch, four
+// elements, shared with count_array_element in ../passes/count.h (one grid-stride launch, four
 // 16-byte loads in flight per thread, the block counts combined by the last block to finish).
-#include "../common/count.h"
+#include "../passes/count.h"
 
 #include <cstddef>
 

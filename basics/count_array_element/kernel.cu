@@ -3,8 +3,8 @@
 //
 // The count itself (one grid-stride launch, four 16-byte loads in flight per thread, the block
 // counts combined by the last block to finish) is shared with count_2d_array_element in
-// ../common/count.h.
-#include "../common/count.h"
+// ../passes/count.h.
+#include "../passes/count.h"
 
 #include <cstddef>
 

@@ -1,10 +1,10 @@
 // matrix_copy: B = A for an N x N float matrix (LeetGPU signature, device pointers).
 //
 // A row-major N x N matrix is one contiguous run of N*N floats, so this is a plain copy at
-// 8 bytes per element, done by the shared element-wise pass (../common/elementwise.h: four
+// 8 bytes per element, done by the shared element-wise pass (../passes/elementwise.h: four
 // 16-byte loads in flight per thread, the last (N*N) % 4 elements done by the first threads of
 // block 0, a scalar kernel for pointers that are not 16-byte aligned) with the identity.
-#include "../common/elementwise.h"
+#include "../passes/elementwise.h"
 #include "gpu.h"
 
 #include <cstddef>

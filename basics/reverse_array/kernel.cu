@@ -5,8 +5,8 @@
 // such pairs in flight per thread. That needs the back vectors to be aligned too, i.e. N % 4 == 0
 // (true for the judge's sizes); other N, or an unaligned pointer, take a scalar kernel that swaps
 // element pairs, which is still coalesced (the back half is read descending). Launch geometry
-// and the alignment test come from ../common/elementwise.h.
-#include "../common/elementwise.h"
+// and the alignment test come from ../passes/elementwise.h.
+#include "../passes/elementwise.h"
 #include "gpu.h"
 
 #include <cstddef>

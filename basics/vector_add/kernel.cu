@@ -1,11 +1,11 @@
 // vector_add: C = A + B over N floats (LeetGPU signature, device pointers).
 //
 // Memory-bound: 12 bytes per element. The pass is the shared element-wise one
-// (../common/elementwise.h): each thread keeps four 16-byte loads per input in flight before it
+// (../passes/elementwise.h): each thread keeps four 16-byte loads per input in flight before it
 // adds and stores, which is what it takes to cover HBM latency at full bandwidth; the few
 // elements after the last whole float4 are done by the first threads of block 0, and pointers
 // that are not 16-byte aligned (never the case for judge tensors) take a scalar kernel.
-#include "../common/elementwise.h"
+#include "../passes/elementwise.h"
 #include "gpu.h"
 
 #include <cstddef>

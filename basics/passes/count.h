@@ -8,7 +8,7 @@
 // uninitialised: solve writes it, it never accumulates).
 //
 // The exporter inlines this header into each submission file (basics/<name>/kernel.cu includes
-// it as "../common/count.h").
+// it as "../passes/count.h").
 #pragma once
 
 #include "collectives.h"

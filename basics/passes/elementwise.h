@@ -12,7 +12,7 @@
 // non-coherent path); the in-place pass (one pointer) cannot, so it has its own entry point.
 //
 // The exporter inlines this header into each submission file (basics/<name>/kernel.cu includes
-// it as "../common/elementwise.h").
+// it as "../passes/elementwise.h").
 #pragma once
 
 #include "gpu.h"
