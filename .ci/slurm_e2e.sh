@@ -5,6 +5,8 @@
 #      in output_<job>.log) must build, pass every committed case, export, and exit 0;
 #   2. the same with one expected output deliberately broken must report that case as FAIL, still
 #      run every case after it, not claim success, skip the export, and exit non-zero.
+# On the CPU backend the log must say, before its verdict, that the GPU kernels were not tested.
+# Bad options (SCALE=huge, ...) must stop the script at once with exit 2.
 # The cluster lives in a temporary folder (its own munge key and socket, state, spool, logs, ports)
 # and never touches /etc; every wait is bounded, and the daemons are stopped even on failure.
 # Usage (root): bash .ci/slurm_e2e.sh     Takes about 1-2 minutes on 2 cores.
@@ -32,6 +34,16 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null ||
     fail "cannot install slurm-wlm and munge"
 fi
 command -v python3 >/dev/null || fail "python3 is needed (free ports, the exporter)"
+
+# Bad options stop the script before it builds anything: exit 2, the reason, no verdict claimed.
+for bad in SCALE=huge KIT_SMALL_INPUT=x GPU_BACKEND=METAL; do
+  out=$(env "$bad" BUILD_DIR="$BUILD_DIR" bash "$ROOT/self_test_and_submit.sbatch" 2>&1)
+  status=$?
+  [ "$status" -eq 2 ] || fail "$bad: exit $status, expected 2: $out"
+  grep -q "^ERROR: ${bad%%=*}=${bad#*=}: expected" <<<"$out" || fail "$bad: no clear error: $out"
+  grep -q "^FINAL RESULT: NOT RUN" <<<"$out" || fail "$bad: no NOT RUN verdict: $out"
+done
+echo "slurm_e2e: bad options rejected with exit 2"
 
 CLUSTER=$(mktemp -d /tmp/kit-slurm-e2e.XXXXXX) || fail "mktemp"
 chmod 711 "$CLUSTER" # munged wants its socket's folder searchable by all
@@ -167,7 +179,7 @@ for p in prefix_sum softmax apsp; do
   expect_in_log "^Found $count test cases in $CASES/$p\$" "$p: case count line missing"
 done
 runs=$(grep -c '^Running test \[' "$JOB_LOG")
-passes=$(grep -Ec '^Running test \[[^]]+\]\.\.\. PASS \([0-9]+\.[0-9]+s\)$' "$JOB_LOG")
+passes=$(grep -Ec '^Running test \[[^]]+\]\.\.\. PASS \([0-9]+\.[0-9]+s cpu\)$' "$JOB_LOG")
 [ "$runs" -gt 0 ] && [ "$runs" -eq "$passes" ] ||
   { show_log; fail "green run: $passes of $runs cases passed"; }
 # Numeric order: the case names of the first problem, as run, are already sorted as numbers.
@@ -175,7 +187,10 @@ order=$(sed -n '/^==== prefix_sum/,/^Passed cases/s/^Running test \[\([^]]*\)\].
 [ "$order" = "$(sort -V <<<"$order")" ] || fail "cases did not run in numeric order: $(echo $order)"
 expect_in_log '^Weighted score \(1\*prefix_sum \+ 1\*softmax \+ 2\.5\*apsp\): [0-9.]+ seconds$' \
   "weighted score line missing"
-expect_in_log "^Export: done: $CLUSTER/export\$" "export did not run after the green self-test"
+expect_in_log "^Export: done: $CLUSTER/export \\(CPU reference only: GPU kernels not tested\\)\$" \
+  "export did not run after the green self-test, or its line lacks the CPU-only caveat"
+expect_in_log "^NOTE: CPU backend: the GPU kernels were neither compiled nor run" \
+  "the CPU-backend caveat is missing"
 [ -f "$CLUSTER/export/.kit-export" ] || fail "the export folder was not written"
 for folder in "$CLUSTER"/export/hip_programming_contest/*/; do
   [ -d "$folder" ] || continue
@@ -184,8 +199,10 @@ for folder in "$CLUSTER"/export/hip_programming_contest/*/; do
     cmp -s "$folder/$f" "$CLUSTER/home/contest/$p/$f" || fail "SUBMIT_DIR: $p/$f not copied"
   done
 done
-[ "$(tail -n 3 "$JOB_LOG" | head -n 1)" = "FINAL RESULT: ALL TESTS PASSED!" ] ||
-  { show_log; fail "green run does not end with FINAL RESULT: ALL TESTS PASSED!"; }
+verdict="FINAL RESULT: ALL TESTS PASSED (CPU reference only: GPU kernels not tested)"
+[ "$(tail -n 3 "$JOB_LOG" | head -n 1)" = "$verdict" ] ||
+  { show_log; fail "green run does not end with $verdict"; }
+! grep -q "ALL TESTS PASSED!" "$JOB_LOG" || { show_log; fail "a CPU-only run claims the GPU verdict"; }
 echo "slurm_e2e: green run OK ($passes cases passed)"
 
 # ---- 2. one broken expected output: FAIL, the rest still runs, non-zero exit -------------------
@@ -199,7 +216,7 @@ awk 'NR == 1 { $1 = $1 + 1 } { print }' "$broken/$victim.out" >"$broken/$victim.
   mv "$broken/$victim.tmp" "$broken/$victim.out"
 submit broken "PROBLEMS=prefix_sum" "TEST_DIR=$CLUSTER/broken" "EXPORT_DIR=$CLUSTER/export-broken"
 [ "$JOB_STATUS" -ne 0 ] || { show_log; fail "broken run exited 0"; }
-expect_in_log "^Running test \[$victim\]\.\.\. FAIL \(wrong answer, [0-9.]+s\)\$" \
+expect_in_log "^Running test \[$victim\]\.\.\. FAIL \(wrong answer, [0-9.]+s cpu\)\$" \
   "case $victim not reported as a wrong answer"
 expect_in_log "^    .*line 1" "the first difference is not shown"
 runs=$(grep -c '^Running test \[' "$JOB_LOG")

@@ -7,6 +7,9 @@
 #      checks that no contest kernel spills registers on gfx908 (<problem>/hip_resource_usage.sh);
 #   4. runs the SLURM end-to-end test of self_test_and_submit.sbatch and builds the exported
 #      submission folders with their own Makefiles.
+# It ends with one line per stage: PASS or FAIL, its time, and what it counted (CTest's passed,
+# failed and skipped tests; "compiled and linked" when a GPU stage skipped every test for want of
+# a GPU). A stage whose script is missing fails.
 # Usage: bash .ci/test_all.sh   (as root on a fresh Debian 12 machine; JOBS=N to set parallelism)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -14,24 +17,59 @@ root=$PWD
 jobs=${JOBS:-$(nproc)}
 export CTEST_PARALLEL_LEVEL=${CTEST_PARALLEL_LEVEL:-$jobs}
 export CMAKE_BUILD_PARALLEL_LEVEL=$jobs
+logs=$(mktemp -d /tmp/kit-test-all.XXXXXX) || exit 1
+trap 'rm -rf "$logs"' EXIT
 
-passed=0
 failed=0
-failed_names=()
+summary=()
 
-stage() { # stage NAME COMMAND...: run one stage, keep going on failure, time it
+# ctest_counts LOG: "P passed, F failed, S skipped" of every CTest run in LOG ("" when none ran).
+ctest_counts() {
+  awk '
+    / Test +#[0-9]+: / {
+      seen = 1
+      if ($0 ~ /\*\*\*Skipped|Not Run \(Disabled\)/) skipped++
+      else if ($0 ~ / Passed +[0-9.]+ sec/) passed++
+      else failed++
+    }
+    END { if (seen) printf "%d passed, %d failed, %d skipped", passed, failed, skipped }' "$1"
+}
+
+# stage_note LOG: what a stage counted: CTest's numbers, with the reason when every test of a GPU
+# stage was skipped for want of a GPU, else the stage's own last line.
+stage_note() {
+  local log=$1 counts
+  counts=$(ctest_counts "$log")
+  if [ -z "$counts" ]; then
+    grep -v '^\s*$' "$log" | tail -n 1
+  elif [[ $counts =~ ^0\ passed,\ 0\ failed,\ ([0-9]+)\ skipped$ ]] &&
+    grep -q '^GPU: none usable' "$log"; then
+    local reason
+    reason=$(sed -n 's/^GPU: none usable (\(.*\))$/\1/p' "$log" | head -n 1)
+    echo "compiled and linked; ${BASH_REMATCH[1]} GPU tests skipped: no GPU ($reason)"
+  else
+    echo "$counts"
+  fi
+}
+
+stage() { # stage NAME COMMAND...: run one stage, keep going on failure, time it, count its tests
   local name=$1
   shift
+  local log="$logs/stage_${#summary[@]}.log" start=$SECONDS verdict=PASS
   echo
   echo "=== ${name}"
-  local start=$SECONDS
-  if "$@"; then
-    echo "=== ${name}: PASS ($((SECONDS - start)) s)"
-    passed=$((passed + 1))
+  "$@" 2>&1 | tee "$log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { verdict=FAIL; failed=$((failed + 1)); }
+  echo "=== ${name}: ${verdict} ($((SECONDS - start)) s)"
+  summary+=("$(printf '%s  %s (%d s): %s' "$verdict" "$name" "$((SECONDS - start))" \
+    "$(stage_note "$log")")")
+}
+
+script_stage() { # script_stage SCRIPT: a stage running a script, which must exist
+  if [ -f "$1" ]; then
+    stage "$1" bash "$1"
   else
-    echo "=== ${name}: FAIL ($((SECONDS - start)) s)"
-    failed=$((failed + 1))
-    failed_names+=("$name")
+    stage "$1" sh -c "echo 'test_all: $1 is missing'; exit 1"
   fi
 }
 
@@ -53,7 +91,8 @@ install_packages() {
   fi
   echo "installing: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null &&
+    echo "installed ${#missing[@]} packages"
 }
 
 find_nvcc() {
@@ -69,13 +108,13 @@ cuda_backend() {
   nvcc=$(find_nvcc) || { echo "nvcc not found"; return 1; }
   cmake -S . -B build/ci-cuda -G Ninja -DGPU_BACKEND=CUDA -DGPU_ARCH="90;100" \
     -DCMAKE_CUDA_COMPILER="$nvcc" &&
-    cmake --build build/ci-cuda &&
+    cmake --build build/ci-cuda && { build/ci-cuda/bin/gpu_info || true; } &&
     ctest --test-dir build/ci-cuda -L gpu --output-on-failure
 }
 
 hip_backend() {
   cmake -S . -B build/ci-hip -G Ninja -DGPU_BACKEND=HIP -DGPU_ARCH=gfx908 &&
-    cmake --build build/ci-hip &&
+    cmake --build build/ci-hip && { build/ci-hip/bin/gpu_info || true; } &&
     ctest --test-dir build/ci-hip -L gpu --output-on-failure &&
     # No contest kernel may spill registers on MI100 (each script prints its table).
     bash prefix_sum/hip_resource_usage.sh && bash softmax/hip_resource_usage.sh &&
@@ -86,11 +125,11 @@ stage "Debian packages" install_packages
 stage "CPU backend: build and all tests" cpu_backend
 stage "CUDA backend (sm_90, sm_100): build, gpu tests" cuda_backend
 stage "HIP backend (gfx908): build, gpu tests" hip_backend
-for script in .ci/slurm_e2e.sh .ci/check_exports.sh; do
-  [ -f "$script" ] && stage "$script" bash "$script"
-done
+script_stage .ci/slurm_e2e.sh
+script_stage .ci/check_exports.sh
 
 echo
-[ ${#failed_names[@]} -gt 0 ] && printf 'failed stage: %s\n' "${failed_names[@]}"
-echo "test_all: ${passed} passed, ${failed} failed"
+echo "=== summary"
+printf '%s\n' "${summary[@]}"
+echo "test_all: $((${#summary[@]} - failed)) passed, ${failed} failed"
 [ "$failed" -eq 0 ]

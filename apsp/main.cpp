@@ -12,16 +12,17 @@
 
 #include <unistd.h>
 
-// GPU builds answer graphs with V <= this on the CPU, without starting the GPU runtime
-// (README "Small inputs").
-constexpr std::uint64_t kSmallInputMaxVertices = 1024;
+// GPU builds answer graphs with V up to these on the CPU, without starting the GPU runtime
+// (common/small_input.h; README "Small inputs").
+constexpr kit::io::SmallInputLimits kSmallInputVertices{256, 1024}; // contest, fastest
 
 int main(int argc, char **argv) {
   return kit::io::run_contest_program(argc, argv, [](kit::io::MappedFile &file) {
     kit::io::PhaseTimer timer;
     const apsp::GraphHeader header = apsp::read_graph_header(file.data(), file.end());
     const bool on_cpu = kit::io::answer_small_input_on_cpu(
-        static_cast<std::uint64_t>(header.vertices), kSmallInputMaxVertices);
+        static_cast<std::uint64_t>(header.vertices), kSmallInputVertices);
+    timer.path(on_cpu || !kit::io::built_for_gpu() ? "cpu" : "gpu");
     kit::io::GpuWarmup warmup;
     if (!on_cpu)
       warmup.start();
@@ -54,8 +55,10 @@ int main(int argc, char **argv) {
       timer.mark("CPU reference (small input) and output");
     } else {
       warmup.finish();
-      if (kit::io::built_for_gpu())
+      if (kit::io::built_for_gpu()) {
+        timer.add("GPU start-up (on its own thread)", warmup.startup_ms());
         timer.mark("GPU start-up wait");
+      }
       apsp_solve(graph, print_rows);
       timer.mark("solve and output");
     }

@@ -6,7 +6,7 @@
 # <build>/kit_programs.json: absolute source lists, the sources of every project library the
 # program links (transitively), include directories and compile definitions. Imported targets
 # (CUDA, HIP, Threads) are the platform's, not the kit's, and are not followed.
-# <build>/kit_programs.txt holds one line per program, "<name> <built 0|1>", for shell scripts.
+# Shell scripts read it through cmake/manifest.py.
 #
 #   cmake --build <build> --target export_submission
 # writes KIT_EXPORT_DIR (default <source>/submission, git-ignored) with cmake/export_submission.py.
@@ -121,7 +121,6 @@ endfunction()
 function(_kit_export_write_manifest)
   get_property(programs GLOBAL PROPERTY KIT_EXPORT_PROGRAMS)
   set(entries "")
-  set(summary "")
   foreach(name IN LISTS programs)
     get_property(dir GLOBAL PROPERTY KIT_EXPORT_${name}_dir)
     get_property(libraries GLOBAL PROPERTY KIT_EXPORT_${name}_libraries)
@@ -154,7 +153,6 @@ function(_kit_export_write_manifest)
     endforeach()
     list(JOIN fields ",\n      " joined)
     list(APPEND entries "    {\n      ${joined}\n    }")
-    string(APPEND summary "${name} ${built}\n")
   endforeach()
   _kit_export_walk(common kit::common)
   _kit_export_json_list(common_json ${common_includes})
@@ -170,7 +168,6 @@ ${programs_json}
   ]
 }
 ")
-  file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/kit_programs.txt" CONTENT "${summary}")
 
   if(Python3_Interpreter_FOUND)
     # The exporter's own tests on a fixture, and an export of this tree's real sources.

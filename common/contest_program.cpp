@@ -1,6 +1,7 @@
 #include "contest_program.h"
 
 #include "input_error.h"
+#include "small_input.h"
 
 #include <cstdio>
 #include <new>
@@ -25,6 +26,9 @@ int run_contest_program(int argc, char **argv, const std::function<void(MappedFi
       return kExitBadInput;
     }
   } catch (const FileError &error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return kExitBadInput;
+  } catch (const SettingError &error) {
     std::fprintf(stderr, "%s\n", error.what());
     return kExitBadInput;
   } catch (const OutputError &error) {

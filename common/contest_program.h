@@ -18,7 +18,8 @@ constexpr int kExitSystemFailure = 4;
 // Checks `argc == 2` (otherwise prints "Usage: <argv0> <input_file>" and returns kExitUsage),
 // maps argv[1] and calls body(file) (which may release() the file once it is parsed). Returns the
 // process exit code: 0, or the code of the failure after printing it (InputError with
-// file:line:column, FileError, OutputError).
+// file:line:column, FileError and a malformed setting (SettingError): kExitBadInput;
+// OutputError and exhausted host memory: kExitSystemFailure).
 int run_contest_program(int argc, char **argv, const std::function<void(MappedFile &)> &body);
 
 // One warning line on stderr for tokens after the `announced` ones (nothing when there are none):

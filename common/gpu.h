@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
 
 // ---------------------------------------------------------------------------------------------
 // Runtime API: CUDA names, mapped to HIP.
@@ -481,6 +482,23 @@ inline void check(cudaError_t err, const char *call, const char *file, int line)
     fail(err, call, file, line);
 }
 
+// Whether this machine has the vendor's GPU driver at all. Without it the runtimes report
+// something else: CUDA says "driver version is insufficient", which would blame a version on a
+// machine that has no GPU.
+inline bool gpu_driver_present() {
+#if KIT_HIP
+  const char *node = "/dev/kfd"; // the ROCm kernel driver's interface
+#else
+  const char *node = "/proc/driver/nvidia/version";
+#endif
+  return access(node, F_OK) == 0;
+}
+#if KIT_HIP
+constexpr const char *kNoGpuReason = "no AMD GPU driver on this machine: /dev/kfd is missing";
+#else
+constexpr const char *kNoGpuReason = "no NVIDIA driver on this machine";
+#endif
+
 // True when a GPU can be used; otherwise `why` receives the runtime's reason (no device, no
 // driver, ...). Used by tests to SKIP and by programs to choose a path.
 inline bool device_available(const char **why = nullptr) {
@@ -489,7 +507,7 @@ inline bool device_available(const char **why = nullptr) {
   if (err != cudaSuccess) {
     (void)cudaGetLastError(); // clear the sticky error so later calls start clean
     if (why)
-      *why = cudaGetErrorString(err);
+      *why = gpu_driver_present() ? cudaGetErrorString(err) : kNoGpuReason;
     return false;
   }
   if (count == 0) {

@@ -30,9 +30,14 @@ public:
   // called (or could not create its thread).
   void finish();
 
+  // How long creating the runtime took, on whichever thread did it (0 before finish(), and on
+  // the CPU backend).
+  double startup_ms() const { return startup_ms_; }
+
 private:
   std::thread thread_;
   int status_ = 0; // the runtime's error code of the start-up (0: success)
+  double startup_ms_ = 0;
   bool started_ = false;
   bool finished_ = false;
 };

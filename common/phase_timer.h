@@ -1,9 +1,11 @@
 // Where a contest program's time goes, on request: with KIT_TIMING set (to anything but "" or
 // "0") the program prints one line on stderr when it ends, e.g.
-//   kit timing: header 0.0 ms, parse 41.2 ms, GPU start-up wait 151.9 ms, solve 3.1 ms,
-//   output 60.3 ms, total 256.6 ms (from main)
-// which shows the GPU runtime wait that parsing did not hide and the cost of each phase, e.g. to
-// re-measure the small-input limits on the contest machine. Unset, it costs one getenv.
+//   kit timing: gpu path, header 0.0 ms, parse 41.2 ms, GPU start-up 190.4 ms (on its own
+//   thread), GPU start-up wait 151.9 ms, solve 3.1 ms, output 60.3 ms, total 256.6 ms (from main)
+// which says which path answered (`gpu`: the kernels; `cpu`: the CPU reference, on the CPU backend
+// or for a small input), the GPU runtime's start-up and the part of it that parsing did not hide,
+// and the cost of each phase, e.g. to re-measure the small-input limits on the contest machine.
+// The self-test reads the path from this line. Unset, it costs one getenv.
 #pragma once
 
 #include <chrono>
@@ -24,15 +26,29 @@ public:
                    milliseconds(start_, Clock::now()));
   }
 
+  // Names the path that answers: "gpu" or "cpu". Printed first.
+  void path(const char *name) {
+    if (enabled_)
+      report_ = std::string(" ") + name + " path," + report_;
+  }
+
   // Ends the current phase and names it.
   void mark(const char *phase) {
     if (!enabled_)
       return;
     const Clock::time_point now = Clock::now();
-    char item[128];
-    std::snprintf(item, sizeof item, " %s %.1f ms,", phase, milliseconds(last_, now));
-    report_ += item;
+    add(phase, milliseconds(last_, now));
     last_ = now;
+  }
+
+  // A duration measured elsewhere (e.g. on another thread), reported in the current position
+  // without ending the current phase.
+  void add(const char *what, double ms) {
+    if (!enabled_)
+      return;
+    char item[160];
+    std::snprintf(item, sizeof item, " %s %.1f ms,", what, ms);
+    report_ += item;
   }
 
 private:

@@ -1,44 +1,68 @@
-// The small-input path of the GPU builds: an input below a per-problem size (measured, see each
-// problem's README) is answered by the CPU reference without ever initialising the GPU runtime,
-// because the runtime's start-up alone (0.1-0.5 s) costs more than the whole CPU answer.
+// Which inputs a GPU build answers with the CPU reference instead of the GPU kernels.
 //
-// On by default. Switched off at build time with the CMake option -DKIT_SMALL_INPUT_CPU=OFF and at
-// run time with KIT_FORCE_GPU=1 (contests that require every case to run on the GPU). The size
-// limit can be changed at run time with KIT_SMALL_INPUT_MAX=<size> (0: never), to re-measure the
-// crossover on another machine. The CPU backend has no GPU: the policy never applies there.
+// Three modes, chosen at build time (CMake option KIT_SMALL_INPUT, default `contest`) and
+// overridable at run time (environment variable KIT_SMALL_INPUT, the same three words):
+//   contest  the GPU computes every answer except tiny inputs, whose whole answer on the CPU takes
+//            about 1% of the GPU runtime's start-up (README "Small inputs": the rule and the
+//            measurement behind each problem's limit). The contest requires GPU code and its
+//            judges read it, so mid-size cases must not be answered on the CPU by default.
+//   fastest  the measured cross-over: every input the CPU answers faster than the GPU runtime can
+//            start (up to N = 2e7 for prefix_sum). An explicit choice of the user.
+//   off      the GPU computes every answer. KIT_FORCE_GPU set to anything but "" or "0" does the
+//            same whatever the mode (the self-test uses it to prove the kernels on every case).
+// KIT_SMALL_INPUT_MAX=<size> replaces the mode's limit (0: never). The CPU backend has no GPU: the
+// policy never applies there. An environment value that is not one of these is an error
+// (SettingError): a misspelt setting must not silently change which path answers.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace kit::io {
 
+enum class SmallInputMode { off, contest, fastest };
+
+// A problem's limits (N for prefix_sum and softmax, V for apsp), one per mode that has one.
+struct SmallInputLimits {
+  std::uint64_t contest = 0; // tiny inputs: the CPU answer costs about 1% of the GPU start-up
+  std::uint64_t fastest = 0; // the measured cross-over of the CPU path and the GPU path
+};
+
+// A malformed KIT_SMALL_INPUT or KIT_SMALL_INPUT_MAX; what() names the variable, its value and
+// what is accepted. The programs report it on stderr and exit with status 2.
+class SettingError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 // Everything the decision depends on besides the input size, gathered so that tests can give
 // each combination explicitly.
 struct SmallInputSettings {
-  bool gpu_build = false;                // built for CUDA or HIP (built_for_gpu())
-  bool enabled_at_build = true;          // the KIT_SMALL_INPUT_CPU CMake option
-  const char *force_gpu = nullptr;       // $KIT_FORCE_GPU, null when unset
-  const char *small_input_max = nullptr; // $KIT_SMALL_INPUT_MAX, null when unset
+  bool gpu_build = false;                              // built for CUDA or HIP
+  SmallInputMode build_mode = SmallInputMode::contest; // the KIT_SMALL_INPUT CMake option
+  const char *mode = nullptr;                          // $KIT_SMALL_INPUT, null when unset
+  const char *force_gpu = nullptr;                     // $KIT_FORCE_GPU, null when unset
+  const char *small_input_max = nullptr;               // $KIT_SMALL_INPUT_MAX, null when unset
 };
 
 // The settings of this process: build and environment.
 SmallInputSettings current_small_input_settings();
 
-struct SmallInputDecision {
-  bool on_cpu = false; // answer with the CPU reference, leave the GPU runtime alone
-  std::string warning; // non-empty when an environment value was malformed and ignored
-};
+// The largest size answered on the CPU under `settings`; empty when the GPU answers every input.
+// Throws SettingError for a malformed environment value.
+std::optional<std::uint64_t> small_input_limit(const SmallInputLimits &limits,
+                                               const SmallInputSettings &settings);
 
-// Whether an input of `size` (N for prefix_sum and softmax, V for apsp) takes the small-input
-// path: only in a GPU build with the path enabled at build time, unless KIT_FORCE_GPU is set to
-// anything but "" or "0", and when size <= the limit (`default_max`, or KIT_SMALL_INPUT_MAX when
-// that is a decimal integer; a malformed value is ignored with a warning).
-SmallInputDecision decide_small_input(std::uint64_t size, std::uint64_t default_max,
-                                      const SmallInputSettings &settings);
+// Whether an input of `size` is answered by the CPU reference under `settings`.
+bool decide_small_input(std::uint64_t size, const SmallInputLimits &limits,
+                        const SmallInputSettings &settings);
 
-// decide_small_input with current_small_input_settings(); prints a warning line on stderr, if
-// any, and returns on_cpu.
-bool answer_small_input_on_cpu(std::uint64_t size, std::uint64_t default_max);
+// decide_small_input with current_small_input_settings().
+bool answer_small_input_on_cpu(std::uint64_t size, const SmallInputLimits &limits);
+
+// "contest", "fastest" or "off".
+const char *mode_name(SmallInputMode mode);
 
 } // namespace kit::io

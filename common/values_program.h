@@ -24,10 +24,10 @@ template <class Kind> struct ValuesProgram {
   std::int64_t max_count; // the contest's limit on N
   // Both are called in place (input == output), which every implementation must allow.
   void (*solve)(const T *input, T *output, int n);
-  // The CPU reference, which answers in GPU builds when N <= small_input_max (measured per
-  // problem: below it, the GPU runtime's start-up costs more than the whole CPU answer).
+  // The CPU reference: the whole answer on the CPU backend, and in GPU builds for inputs within
+  // the small-input limits (small_input.h; each problem's README, "Small inputs").
   void (*reference)(const T *input, T *output, std::size_t n);
-  std::uint64_t small_input_max;
+  SmallInputLimits small_input;
   char *(*format)(char *out, T value);
   int max_value_chars; // longest formatted value
 };
@@ -56,7 +56,8 @@ int run_values_program(int argc, char **argv, const ValuesProgram<Kind> &program
     const char *cursor = file.data();
     const std::size_t n = static_cast<std::size_t>(parse_header_integer(
         file.data(), file.end(), &cursor, "the value count N", 1, program.max_count));
-    const bool on_cpu = answer_small_input_on_cpu(n, program.small_input_max);
+    const bool on_cpu = answer_small_input_on_cpu(n, program.small_input);
+    timer.path(on_cpu || !built_for_gpu() ? "cpu" : "gpu");
     GpuWarmup warmup;
     if (!on_cpu)
       warmup.start();
@@ -77,8 +78,10 @@ int run_values_program(int argc, char **argv, const ValuesProgram<Kind> &program
       timer.mark("CPU reference (small input)");
     } else {
       warmup.finish();
-      if (kit::io::built_for_gpu())
+      if (built_for_gpu()) {
+        timer.add("GPU start-up (on its own thread)", warmup.startup_ms());
         timer.mark("GPU start-up wait");
+      }
       program.solve(input.get(), input.get(), static_cast<int>(n));
       timer.mark("solve");
     }

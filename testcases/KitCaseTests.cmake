@@ -43,40 +43,87 @@ function(kit_add_generated_case_test problem mode name)
   endforeach()
 endfunction()
 
-# GPU builds: the small-input path (common/small_input.h) must answer `case` (a committed case
-# below the problem's limit) without touching the GPU runtime, and KIT_FORCE_GPU=1 must make the
-# program start it. Both run with every GPU hidden from the runtimes, so the first one would fail
-# if the runtime were initialised and the second one must fail (exit 3 naming the start-up call):
-# the tests mean the same on machines with and without a GPU. With -DKIT_SMALL_INPUT_CPU=OFF the
-# first one must fail like the second.
-function(kit_add_small_input_tests problem mode case)
+# The small-input policy (common/small_input.h), on cases generated at its limits:
+#   kit_add_small_input_tests(<problem> <mode> CONTEST <limit> FASTEST <size> GEN <family>
+#                             [EDGES_PER_VERTEX <k>])
+# CONTEST is the problem's contest-mode limit (N, or V for apsp), FASTEST a size above it that the
+# fastest mode answers on the CPU. GPU builds run the programs with every GPU hidden from the
+# runtimes, so a case answered on the CPU passes only if the runtime was never started, and a case
+# sent to the GPU must fail with exit 3 naming the start-up call: the tests mean the same on
+# machines with and without a GPU. On every backend a malformed KIT_SMALL_INPUT is an error.
+function(kit_add_small_input_tests problem mode)
+  cmake_parse_arguments(S "" "CONTEST;FASTEST;GEN;EDGES_PER_VERTEX" "" ${ARGN})
+  set(here ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
+  add_test(NAME ${problem}_small_input_bad_setting
+           COMMAND ${CMAKE_COMMAND}
+                   "-DCOMMAND=${CMAKE_COMMAND};-E;env;KIT_SMALL_INPUT=fast;$<TARGET_FILE:${problem}>;${here}/${problem}/1.in"
+                   -DEXIT_CODE=2 "-DSTDERR_REGEX=^KIT_SMALL_INPUT='fast': expected contest, fastest or off\n$"
+                   -P ${here}/cmake/expect_run.cmake)
+  set_tests_properties(${problem}_small_input_bad_setting PROPERTIES LABELS small_input)
   if(NOT KIT_GPU)
     return()
   endif()
-  set(hide_gpus ${CMAKE_COMMAND} -E env CUDA_VISIBLE_DEVICES=-1 HIP_VISIBLE_DEVICES=-1
-                ROCR_VISIBLE_DEVICES=-1)
-  set(input ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${problem}/${case}.in)
-  set(gpu_start_failed "(CUDA|HIP) error: cudaFree\\(nullptr\\) \\(GPU runtime start-up")
-  if(KIT_SMALL_INPUT_CPU)
-    add_test(NAME ${problem}_small_input_never_starts_gpu
-             COMMAND ${CMAKE_COMMAND} "-DPROGRAM=${hide_gpus};$<TARGET_FILE:${problem}>"
-                     -DINPUT=${input} -DEXPECTED=${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${problem}/${case}.out
-                     -DMODE=${mode} -DVERIFY=$<TARGET_FILE:verify>
-                     -DOUTPUT=${CMAKE_CURRENT_BINARY_DIR}/small_input_${case}.got
-                     -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/run_case.cmake)
-  else()
-    add_test(NAME ${problem}_small_input_never_starts_gpu
-             COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${hide_gpus};$<TARGET_FILE:${problem}>;${input}"
+
+  # The three sizes: at the contest limit, just above it, and the fastest mode's mid size.
+  math(EXPR above "${S_CONTEST} + 1")
+  set(sizes at_limit ${S_CONTEST} above_limit ${above} mid_size ${S_FASTEST})
+  while(sizes)
+    list(POP_FRONT sizes name size)
+    set(prefix_${name} ${CMAKE_CURRENT_BINARY_DIR}/small_input_${name})
+    set(gen_args ${problem} ${S_GEN} ${size})
+    if(S_EDGES_PER_VERTEX)
+      math(EXPR edges "${size} * ${S_EDGES_PER_VERTEX}")
+      list(APPEND gen_args ${edges})
+    endif()
+    add_test(NAME ${problem}_small_input_gen_${name} COMMAND gen ${gen_args} 7 ${prefix_${name}})
+    set_tests_properties(${problem}_small_input_gen_${name} PROPERTIES
+                         FIXTURES_SETUP ${problem}_small_input_${name} LABELS small_input)
+  endwhile()
+
+  set(hidden ${CMAKE_COMMAND} -E env CUDA_VISIBLE_DEVICES=-1 HIP_VISIBLE_DEVICES=-1
+             ROCR_VISIBLE_DEVICES=-1)
+  set(gpu_start_failed "(CUDA|HIP) error: (cuda|hip)Free\\(nullptr\\) \\(GPU runtime start-up")
+  # answered_on_cpu(<test> <case> <env...>): the right answer, with no GPU to start.
+  # starts_gpu(<test> <case> <env...>): exit 3 from the runtime's start-up.
+  macro(answered_on_cpu test case)
+    add_test(NAME ${test}
+             COMMAND ${CMAKE_COMMAND} "-DPROGRAM=${hidden};${ARGN};$<TARGET_FILE:${problem}>"
+                     -DINPUT=${prefix_${case}}.in -DEXPECTED=${prefix_${case}}.out -DMODE=${mode}
+                     -DVERIFY=$<TARGET_FILE:verify> -DOUTPUT=${prefix_${case}}.${test}.got
+                     -P ${here}/cmake/run_case.cmake)
+    set_tests_properties(${test} PROPERTIES FIXTURES_REQUIRED ${problem}_small_input_${case}
+                         LABELS small_input)
+  endmacro()
+  macro(starts_gpu test case)
+    add_test(NAME ${test}
+             COMMAND ${CMAKE_COMMAND}
+                     "-DCOMMAND=${hidden};${ARGN};$<TARGET_FILE:${problem}>;${prefix_${case}}.in"
                      -DEXIT_CODE=3 "-DSTDERR_REGEX=${gpu_start_failed}"
-                     -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_run.cmake)
+                     -P ${here}/cmake/expect_run.cmake)
+    set_tests_properties(${test} PROPERTIES FIXTURES_REQUIRED ${problem}_small_input_${case}
+                         LABELS small_input)
+  endmacro()
+
+  # The build's own mode, with no setting in the environment.
+  if(KIT_SMALL_INPUT STREQUAL "off")
+    starts_gpu(${problem}_small_input_default_mode_at_limit at_limit)
+  else()
+    answered_on_cpu(${problem}_small_input_default_mode_at_limit at_limit)
   endif()
-  add_test(NAME ${problem}_force_gpu_starts_gpu
-           COMMAND ${CMAKE_COMMAND}
-                   "-DCOMMAND=${hide_gpus};KIT_FORCE_GPU=1;$<TARGET_FILE:${problem}>;${input}"
-                   -DEXIT_CODE=3 "-DSTDERR_REGEX=${gpu_start_failed}"
-                   -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_run.cmake)
-  set_tests_properties(${problem}_small_input_never_starts_gpu ${problem}_force_gpu_starts_gpu
-                       PROPERTIES LABELS small_input)
+  if(KIT_SMALL_INPUT STREQUAL "fastest")
+    answered_on_cpu(${problem}_small_input_default_mode_above_limit above_limit)
+  else()
+    starts_gpu(${problem}_small_input_default_mode_above_limit above_limit)
+  endif()
+  # Each mode chosen at run time, whatever the build's.
+  answered_on_cpu(${problem}_small_input_contest_at_limit at_limit KIT_SMALL_INPUT=contest)
+  starts_gpu(${problem}_small_input_contest_above_limit above_limit KIT_SMALL_INPUT=contest)
+  answered_on_cpu(${problem}_small_input_fastest_mid_size mid_size KIT_SMALL_INPUT=fastest)
+  starts_gpu(${problem}_small_input_off_at_limit at_limit KIT_SMALL_INPUT=off)
+  starts_gpu(${problem}_small_input_force_gpu_at_limit at_limit KIT_SMALL_INPUT=fastest
+             KIT_FORCE_GPU=1)
+  answered_on_cpu(${problem}_small_input_max_override mid_size KIT_SMALL_INPUT=contest
+                  KIT_SMALL_INPUT_MAX=${S_FASTEST})
 endfunction()
 
 # A bad input: the program must exit 2 with one line on stderr matching `regex` (the message

@@ -32,8 +32,9 @@ wanted() { [[ " ${selected[*]} " == *" $1 "* ]]; }
 bin=$build/bin
 
 targets=(gen verify run_timed)
+built=$(python3 "$(dirname "$0")/../cmake/manifest.py" "$build/kit_programs.json" built) || exit 1
 for problem in "${selected[@]}"; do
-  if grep -q "^$problem 1$" "$build/kit_programs.txt" 2>/dev/null; then
+  if grep -qx "$problem" <<<"$built"; then
     targets+=("$problem" "${problem}_skeleton")
   fi
 done
