@@ -11,8 +11,8 @@
 #include "kernel_path.h"
 #include "kernel_sparse.h"
 
-#include "event_timing.h"
-#include "gpu.h"
+#include "bench/event_timing.h"
+#include "gpu/gpu.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,6 @@
 #include "graph_input.h"
 
-#include "text_parse.h"
+#include "io/text_parse.h"
 
 #include <string>
 

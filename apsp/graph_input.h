@@ -2,8 +2,8 @@
 #pragma once
 
 #include "graph.h"
-#include "text_parse.h"
-#include "threads.h"
+#include "io/text_parse.h"
+#include "io/threads.h"
 
 namespace apsp {
 

@@ -4,7 +4,7 @@
 
 #include "graph.h"
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstddef>
 

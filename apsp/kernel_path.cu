@@ -4,7 +4,7 @@
 #include "kernel_dense.h"
 #include "kernel_sparse.h"
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -5,7 +5,7 @@
 
 #include "graph.h"
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstddef>
 

@@ -1,14 +1,14 @@
 // apsp: `./apsp <input_file>` prints the V x V shortest-path distance matrix of a directed graph,
 // one line per source vertex, 1073741823 for unreachable pairs.
-#include "contest_program.h"
-#include "gpu_warmup.h"
+#include "program/contest_program.h"
+#include "program/gpu_warmup.h"
 #include "graph_input.h"
-#include "phase_timer.h"
+#include "program/phase_timer.h"
 #include "reference.h"
-#include "small_input.h"
+#include "program/small_input.h"
 #include "solve.h"
-#include "text_format.h"
-#include "text_writer.h"
+#include "io/text_format.h"
+#include "io/text_writer.h"
 
 #include <unistd.h>
 

@@ -6,7 +6,7 @@
 // The switch point is measured (README, "CPU reference").
 #include "reference.h"
 
-#include "threads.h"
+#include "io/threads.h"
 
 #include <algorithm>
 #include <condition_variable>

@@ -7,11 +7,12 @@
 // Every variant's output is compared with the vendor scan's (or, without one, the CPU
 // reference); every solve() output with the CPU reference. A mismatch fails the run.
 #include "device_scan.h"
-#include "event_timing.h"
+#include "bench/event_timing.h"
 #include "kernel_compare.h"
 #include "kernel_pipeline.h"
 #include "kernel_variants.h"
 #include "reference.h"
+#include "testing/random.h"
 
 #include <algorithm>
 #include <chrono>
@@ -75,11 +76,7 @@ Options parse_options(int argc, char **argv) {
 __global__ void fill_contest_values(int *data, std::size_t n, std::uint64_t seed) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    std::uint64_t z = (i + seed) * 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    data[i] = static_cast<int>(z % 2001) - 1000;
+    data[i] = static_cast<int>(kit::Rng::mix(seed + i) % 2001) - 1000;
   }
 }
 

@@ -5,7 +5,7 @@
 #include "device_scan.h"
 #include "kernel_pipeline.h"
 #include "solve.h"
-#include "threads.h"
+#include "io/threads.h"
 
 #include <algorithm>
 #include <chrono>

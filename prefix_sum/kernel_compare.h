@@ -2,7 +2,7 @@
 // result against a device-resident expected one avoids copying it back for every run.
 #pragma once
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -2,8 +2,8 @@
 // complement wrap-around), one line, like the official skeleton.
 #include "reference.h"
 #include "solve.h"
-#include "text_format.h"
-#include "values_program.h"
+#include "io/text_format.h"
+#include "program/values_program.h"
 
 int main(int argc, char **argv) {
   kit::io::ValuesProgram<kit::io::Int32Values> program;

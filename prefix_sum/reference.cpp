@@ -1,6 +1,6 @@
 #include "reference.h"
 
-#include "threads.h"
+#include "io/threads.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -9,11 +9,11 @@
 // Timing (common/event_timing.h): CUDA/HIP events around each call queued behind a spin kernel,
 // L2 evicted by a read pass before every call, 3 warm-up calls, median of 31 (15 at N >= 5e7).
 // Input: U(-50, 50) with 3 decimals, as in the contest samples.
-#include "collectives.h"
-#include "event_timing.h"
+#include "gpu/collectives.h"
+#include "bench/event_timing.h"
 #include "kernel.h"
 #include "kernel_passes.h"
-#include "l2_eviction.h"
+#include "bench/l2_eviction.h"
 #include "reference.h"
 #include "solve.h"
 

@@ -7,7 +7,7 @@
 // pipeline runs in the other direction. The device holds one array, normalised in place.
 #include "kernel.h"
 #include "solve.h"
-#include "threads.h"
+#include "io/threads.h"
 
 #include <algorithm>
 #include <cstring>

@@ -3,7 +3,7 @@
 // README.md ("GPU kernel") explains the design and "Performance" the measurements behind kAuto.
 #pragma once
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,7 @@
 // The softmax kernels and the Engine that sizes, launches and chooses them (kernel.h).
 #include "kernel.h"
 #include "kernel_passes.h"
+#include "gpu/bulk_copy.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -23,8 +23,8 @@
 //   then in double per thread and across threads, so N = 1e8 adds nothing measurable.
 #pragma once
 
-#include "collectives.h"
-#include "gpu.h"
+#include "gpu/collectives.h"
+#include "gpu/gpu.h"
 #include "kernel.h"
 
 #include <algorithm>
@@ -352,8 +352,9 @@ public:
       const std::uint64_t before = atomicAdd(reinterpret_cast<unsigned long long *>(counter_),
                                              static_cast<unsigned long long>(add));
       SOFTMAX_PHASE_MARK(7, false);
+      kit::SpinBackoff backoff;
       while (((kit::gpu_load_acquire(counter_) ^ before) >> 63) == 0)
-        kit::gpu_sleep_hint();
+        backoff.wait();
       SOFTMAX_PHASE_MARK(8, false);
     }
     __syncthreads();
@@ -401,8 +402,9 @@ public:
         atomicExch(&control_->barrier_count, 0u);
         kit::gpu_store_release(&control_->barrier_epoch, seen_ + 1);
       } else {
+        kit::SpinBackoff backoff;
         while (kit::gpu_load_acquire(&control_->barrier_epoch) == seen_)
-          kit::gpu_sleep_hint();
+          backoff.wait();
       }
     }
     __syncthreads();

@@ -11,10 +11,11 @@
 #include "../apsp/reference.h"
 #include "../prefix_sum/reference.h"
 #include "../softmax/reference.h"
-#include "input_error.h"
-#include "text_format.h"
-#include "text_writer.h"
-#include "threads.h"
+#include "io/input_error.h"
+#include "io/text_format.h"
+#include "io/text_writer.h"
+#include "io/threads.h"
+#include "testing/random.h"
 
 #include <algorithm>
 #include <charconv>
@@ -31,24 +32,6 @@
 
 namespace {
 
-// splitmix64: fully specified, so a seed gives the same case with every compiler and library.
-class Random {
-public:
-  explicit Random(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [lo, hi] (the modulo bias is irrelevant for test data).
-  std::int64_t between(std::int64_t lo, std::int64_t hi) {
-    return lo + static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(hi - lo + 1));
-  }
-
-private:
-  std::uint64_t state_;
-};
 
 // A file written through the kit's ordered writer.
 class OutputFile {
@@ -92,22 +75,22 @@ std::int64_t to_integer(const char *text, const char *what) {
   return v;
 }
 
-void gen_prefix_sum(const std::string &family, std::int64_t n, Random &rng,
+void gen_prefix_sum(const std::string &family, std::int64_t n, kit::Rng &rng,
                     const std::string &prefix) {
   if (n < 1)
     throw std::invalid_argument("N must be >= 1");
   std::vector<int> input(static_cast<std::size_t>(n));
   for (auto &x : input) {
     if (family == "random")
-      x = static_cast<int>(rng.between(-1000, 1000));
+      x = static_cast<int>(rng.uniform_int(-1000, 1000));
     else if (family == "small")
-      x = static_cast<int>(rng.between(-10, 10));
+      x = static_cast<int>(rng.uniform_int(-10, 10));
     else if (family == "zeros")
       x = 0;
     else if (family == "max")
       x = 1000;
     else if (family == "wrap") // large values: the running sum wraps past int32 many times
-      x = static_cast<int>(rng.between(-2147483647LL - 1, 2147483647LL) / 2 + 1000000000LL);
+      x = static_cast<int>(rng.uniform_int(-2147483647LL - 1, 2147483647LL) / 2 + 1000000000LL);
     else
       throw std::invalid_argument("unknown prefix_sum family '" + family + "'");
   }
@@ -120,27 +103,27 @@ void gen_prefix_sum(const std::string &family, std::int64_t n, Random &rng,
   write_line(out, output, kit::io::kMaxInt32Chars, kit::io::format_int32, true);
 }
 
-void gen_softmax(const std::string &family, std::int64_t n, Random &rng,
+void gen_softmax(const std::string &family, std::int64_t n, kit::Rng &rng,
                  const std::string &prefix) {
   if (n < 1)
     throw std::invalid_argument("N must be >= 1");
   // Values are k / 1000 printed with 3 decimals, as in the samples; the float is what reading
   // that text gives, so the expected output is computed from exactly what the program reads.
   std::vector<std::int64_t> thousandths(static_cast<std::size_t>(n));
-  const std::int64_t outlier_at = rng.between(0, n - 1);
-  const std::int64_t equal_value = rng.between(-50000, 50000);
+  const std::int64_t outlier_at = rng.uniform_int(0, n - 1);
+  const std::int64_t equal_value = rng.uniform_int(-50000, 50000);
   for (std::size_t i = 0; i < thousandths.size(); ++i) {
     std::int64_t &k = thousandths[i];
     if (family == "random")
-      k = rng.between(-50000, 50000);
+      k = rng.uniform_int(-50000, 50000);
     else if (family == "large") // exp(1000) overflows float and double: max must be subtracted
-      k = rng.between(900000, 1100000);
+      k = rng.uniform_int(900000, 1100000);
     else if (family == "outlier") // one huge value: every other output underflows towards 0
-      k = static_cast<std::int64_t>(i) == outlier_at ? 95000 : rng.between(-5000, 5000);
+      k = static_cast<std::int64_t>(i) == outlier_at ? 95000 : rng.uniform_int(-5000, 5000);
     else if (family == "equal")
       k = equal_value;
     else if (family == "wide") // differences up to 2000: outputs span normals, denormals, zeros
-      k = rng.between(-1000000, 1000000);
+      k = rng.uniform_int(-1000000, 1000000);
     else
       throw std::invalid_argument("unknown softmax family '" + family + "'");
   }
@@ -164,14 +147,14 @@ void gen_softmax(const std::string &family, std::int64_t n, Random &rng,
   write_line(out, output, kit::io::kMaxFloatChars, kit::io::format_float_g6, true);
 }
 
-Graph make_graph(const std::string &family, std::int64_t v, std::int64_t e, Random &rng) {
+Graph make_graph(const std::string &family, std::int64_t v, std::int64_t e, kit::Rng &rng) {
   if (v < 1 || v > kApspMaxVertices)
     throw std::invalid_argument("V must be in [1, 40000]");
   Graph g;
   g.vertices = static_cast<int>(v);
-  auto weight = [&] { return static_cast<int>(rng.between(0, kApspMaxWeight)); };
+  auto weight = [&] { return static_cast<int>(rng.uniform_int(0, kApspMaxWeight)); };
   auto vertex = [&](std::int64_t lo, std::int64_t hi) {
-    return static_cast<int>(rng.between(lo, hi));
+    return static_cast<int>(rng.uniform_int(lo, hi));
   };
   // E distinct random edges (no self-loops) with sources and destinations in [lo, hi].
   auto distinct_edges = [&](std::int64_t lo, std::int64_t hi, std::int64_t count, bool zero) {
@@ -220,9 +203,9 @@ Graph make_graph(const std::string &family, std::int64_t v, std::int64_t e, Rand
   } else if (family == "duplicates") { // repeated pairs with different weights, self-loops
     for (std::int64_t i = 0; i < e; ++i) {
       int s = vertex(0, v - 1);
-      int d = rng.between(0, 9) == 0 ? s : vertex(0, v - 1);
+      int d = rng.uniform_int(0, 9) == 0 ? s : vertex(0, v - 1);
       g.edges.push_back(Edge{s, d, weight()});
-      if (rng.between(0, 2) == 0)
+      if (rng.uniform_int(0, 2) == 0)
         g.edges.push_back(Edge{s, d, weight()});
     }
   } else {
@@ -231,7 +214,7 @@ Graph make_graph(const std::string &family, std::int64_t v, std::int64_t e, Rand
   return g;
 }
 
-void gen_apsp(const std::string &family, std::int64_t v, std::int64_t e, Random &rng,
+void gen_apsp(const std::string &family, std::int64_t v, std::int64_t e, kit::Rng &rng,
               const std::string &prefix) {
   Graph g = make_graph(family, v, e, rng);
   OutputFile in(prefix + ".in");
@@ -280,14 +263,14 @@ int main(int argc, char **argv) {
   const std::string problem = argv[1];
   try {
     if ((problem == "prefix_sum" || problem == "softmax") && argc == 6) {
-      Random rng(static_cast<std::uint64_t>(to_integer(argv[4], "seed")));
+      kit::Rng rng(static_cast<std::uint64_t>(to_integer(argv[4], "seed")));
       std::int64_t n = to_integer(argv[3], "N");
       if (problem == "prefix_sum")
         gen_prefix_sum(argv[2], n, rng, argv[5]);
       else
         gen_softmax(argv[2], n, rng, argv[5]);
     } else if (problem == "apsp" && argc == 7) {
-      Random rng(static_cast<std::uint64_t>(to_integer(argv[5], "seed")));
+      kit::Rng rng(static_cast<std::uint64_t>(to_integer(argv[5], "seed")));
       gen_apsp(argv[2], to_integer(argv[3], "V"), to_integer(argv[4], "E"), rng, argv[6]);
     } else {
       return usage(argv[0]);

@@ -9,7 +9,7 @@
 #include "reference.h"
 #include "solve.h"
 
-#include "test_support.h"
+#include "testing/test_support.h"
 
 #include <algorithm>
 #include <cstdlib>

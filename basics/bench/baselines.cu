@@ -1,6 +1,6 @@
 #include "baselines.h"
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cmath>
 #include <vector>

@@ -1,6 +1,6 @@
 #include "cublas_sgemm.h"
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cublas_v2.h>
 

@@ -1,8 +1,8 @@
 #include "limits.h"
 
 #include "device/timing.h"
-#include "gpu.h"
-#include "l2_eviction.h"
+#include "gpu/gpu.h"
+#include "bench/l2_eviction.h"
 
 namespace kit::basics {
 

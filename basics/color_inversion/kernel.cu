@@ -8,7 +8,7 @@
 // after the last whole vector done by the first threads of block 0. A pointer that is not 16-byte
 // aligned takes a per-byte kernel (its words may not even be 4-byte aligned).
 #include "../passes/elementwise.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstddef>
 

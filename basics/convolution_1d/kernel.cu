@@ -10,7 +10,7 @@
 // so it never moves registers. 20 outputs put neighbouring lanes 80 bytes apart, which spreads
 // each quarter-warp's 16-byte loads over all 32 banks (16 would put every other lane on the same
 // banks). At the judge's size the 1171 blocks of 64 threads fit on an H100/H200 in one wave.
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstddef>
 #include <cstdint>

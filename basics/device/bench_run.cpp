@@ -6,7 +6,7 @@
 #include "harness/random.h"
 #include "timing.h"
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstdio>
 #include <stdexcept>

@@ -1,6 +1,6 @@
 #include "check.h"
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 #include "harness/random.h"
 
 namespace kit::basics {

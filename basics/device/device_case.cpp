@@ -1,6 +1,6 @@
 #include "device_case.h"
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstring>
 

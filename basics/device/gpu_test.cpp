@@ -7,7 +7,7 @@
 #include "entry.h"
 #include "harness/random.h"
 #include "harness/registry.h"
-#include "test_support.h"
+#include "testing/test_support.h"
 
 #include <chrono>
 #include <cstdio>

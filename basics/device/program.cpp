@@ -6,7 +6,7 @@
 #include "harness/case_io.h"
 #include "harness/registry.h"
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstdio>
 #include <cstdlib>

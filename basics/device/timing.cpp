@@ -1,8 +1,8 @@
 #include "timing.h"
 
-#include "event_timing.h"
-#include "gpu.h"
-#include "l2_eviction.h"
+#include "bench/event_timing.h"
+#include "gpu/gpu.h"
+#include "bench/l2_eviction.h"
 
 namespace kit::basics {
 

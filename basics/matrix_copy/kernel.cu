@@ -5,7 +5,7 @@
 // 16-byte loads in flight per thread, the last (N*N) % 4 elements done by the first threads of
 // block 0, a scalar kernel for pointers that are not 16-byte aligned) with the identity.
 #include "../passes/elementwise.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstddef>
 

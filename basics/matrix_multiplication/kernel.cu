@@ -18,7 +18,7 @@
 // Any M, N, K >= 1 works: loads outside the matrices read as zero and stores outside C are
 // skipped. 16-byte global loads and stores are used only when every row stride is a multiple of 4
 // floats and every pointer is 16-byte aligned; otherwise the same kernel loads single floats.
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstddef>
 #include <cstdint>

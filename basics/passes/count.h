@@ -11,8 +11,8 @@
 // it as "../passes/count.h").
 #pragma once
 
-#include "collectives.h"
-#include "gpu.h"
+#include "gpu/collectives.h"
+#include "gpu/gpu.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -15,7 +15,7 @@
 // it as "../passes/elementwise.h").
 #pragma once
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstddef>
 #include <cstdint>

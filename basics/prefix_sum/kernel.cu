@@ -15,8 +15,8 @@
 //    published its inclusive prefix; it publishes its own inclusive prefix and the block writes.
 // Tile status words carry the launch's epoch, so the status array never needs clearing; the
 // ticket counter is reset by the block that draws the last ticket.
-#include "collectives.h"
-#include "gpu.h"
+#include "gpu/collectives.h"
+#include "gpu/gpu.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -80,13 +80,14 @@ __device__ double look_back(unsigned tile, std::uint64_t epoch) {
   while (true) {
     const long long pred = window_end - KIT_WARP_SIZE + lane;
     std::uint64_t word;
+    kit::SpinBackoff backoff;
     while (true) {
       // Tiles before the first one read as an inclusive prefix of zero.
       word = pred >= 0 ? kit::gpu_load_acquire(&g_status[pred]) : (epoch << 2 | kInclusive);
       const bool ready = (word >> 2) == epoch && (word & 3) != 0;
       if (kit::warp_ballot(!ready) == 0)
         break;
-      kit::gpu_sleep_hint();
+      backoff.wait();
     }
     const bool inclusive = (word & 3) == kInclusive;
     const double value = pred < 0 ? 0.0 : inclusive ? inclusives[pred] : aggregates[pred];

@@ -21,8 +21,8 @@
 // loads the partials).
 // Block 0 waits only for blocks that never wait themselves, so the wait cannot deadlock even if
 // the grid were larger than what the GPU holds at once.
-#include "collectives.h"
-#include "gpu.h"
+#include "gpu/collectives.h"
+#include "gpu/gpu.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -81,6 +81,7 @@ __device__ __forceinline__ double collect_published() {
       const unsigned b = base + k * KIT_WARP_SIZE;
       word[k] = b < gridDim.x ? kit::gpu_load_relaxed(&g_published[b]) : encode(0.0);
     }
+    kit::SpinBackoff backoff;
     for (;;) {
       bool missing = false;
 #pragma unroll
@@ -88,7 +89,7 @@ __device__ __forceinline__ double collect_published() {
         missing |= word[k] == 0;
       if (!missing)
         break;
-      kit::gpu_sleep_hint();
+      backoff.wait();
 #pragma unroll
       for (int k = 0; k < kPollLoads; ++k)
         if (word[k] == 0)
@@ -97,7 +98,7 @@ __device__ __forceinline__ double collect_published() {
 #pragma unroll
     for (int k = 0; k < kPollLoads; ++k) {
       if (base + k * KIT_WARP_SIZE < gridDim.x)
-        kit::gpu_store_relaxed(&g_published[base + k * KIT_WARP_SIZE], 0);
+        kit::gpu_store_relaxed(&g_published[base + k * KIT_WARP_SIZE], std::uint64_t{0});
       total += decode(word[k]);
     }
   }

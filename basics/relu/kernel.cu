@@ -5,7 +5,7 @@
 // by the first threads of block 0, a scalar kernel for pointers that are not 16-byte aligned);
 // this file only says what happens to one element.
 #include "../passes/elementwise.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstddef>
 

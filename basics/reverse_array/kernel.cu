@@ -7,7 +7,7 @@
 // element pairs, which is still coalesced (the back half is read descending). Launch geometry
 // and the alignment test come from ../passes/elementwise.h.
 #include "../passes/elementwise.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstddef>
 

@@ -12,8 +12,8 @@
 //     (N <= 500,000) every element is read once and written once.
 // The max is initialised from the data (-inf identity, never 0), and out-of-range threads
 // contribute the identity pair, so no input can be mis-scaled.
-#include "collectives.h"
-#include "gpu.h"
+#include "gpu/collectives.h"
+#include "gpu/gpu.h"
 
 #include <algorithm>
 #include <cmath>
@@ -59,8 +59,9 @@ __device__ void grid_barrier() {
       __threadfence();
       atomicAdd(reinterpret_cast<unsigned long long *>(&g_generation), 1ull);
     } else {
+      kit::SpinBackoff backoff;
       while (kit::gpu_load_acquire(&g_generation) == generation)
-        kit::gpu_sleep_hint();
+        backoff.wait();
     }
     __threadfence();
   }

@@ -6,7 +6,7 @@
 // elements after the last whole float4 are done by the first threads of block 0, and pointers
 // that are not 16-byte aligned (never the case for judge tensors) take a scalar kernel.
 #include "../passes/elementwise.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <cstddef>
 

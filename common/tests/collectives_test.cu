@@ -1,7 +1,7 @@
 // Every warp and block collective against a CPU model, for block sizes 64..1024, several
 // element types and operators, and a ragged tail (threads past N contribute the identity).
-#include "collectives.h"
-#include "test_support.h"
+#include "gpu/collectives.h"
+#include "testing/test_support.h"
 
 #include <algorithm>
 #include <limits>

@@ -2,8 +2,8 @@
 // over float bit patterns: every pattern whose index is a multiple of STRIDE (default 1: all 2^32
 // of them, about 10 minutes on 2 cores, 1 minute on 16), on every available core.
 //   float_format_check [STRIDE]   exit 0 all equal, 1 a difference (printed), 2 bad argument
-#include "text_format.h"
-#include "threads.h"
+#include "io/text_format.h"
+#include "io/threads.h"
 
 #include <atomic>
 #include <chrono>

@@ -3,7 +3,7 @@
 // what the programs used before) and snprintf("%g"), on softmax-like outputs (1e6 values whose
 // magnitudes spread like a softmax of N = 1e6 inputs in [-50, 50]) and on uniform bit patterns.
 //   format_bench [COUNT]
-#include "text_format.h"
+#include "io/text_format.h"
 
 #include <algorithm>
 #include <chrono>

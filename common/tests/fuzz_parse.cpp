@@ -1,7 +1,7 @@
 // libFuzzer target for the input parser: any bytes must either parse or raise InputError (never
 // crash, hang or read out of bounds), and the result must not depend on the chunking.
-#include "input_error.h"
-#include "text_parse.h"
+#include "io/input_error.h"
+#include "io/text_parse.h"
 
 #include <cstdint>
 #include <cstdlib>

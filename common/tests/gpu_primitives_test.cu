@@ -1,9 +1,11 @@
 // Every gpu.h device primitive against a CPU model: warp size, lane ids, the four shuffles,
 // ballot and lane-mask helpers, gpu_add_min / gpu_min3 (including the APSP infinity), the spin
 // back-off hint, acquire/release message passing between two blocks, the 64-bit atomic max, and
-// the memory-movement hints (L2 prefetch, asynchronous global-to-shared copies).
-#include "gpu.h"
-#include "test_support.h"
+// the memory-movement hints (L2 prefetch, asynchronous global-to-shared copies), the device- and
+// block-scope atomics and the cooperative launch.
+#include "gpu/bulk_copy.h"
+#include "gpu/gpu.h"
+#include "testing/test_support.h"
 
 #include <algorithm>
 #include <random>
@@ -59,19 +61,23 @@ __global__ void primitives_kernel(const int *in, const int *a, const int *b, con
   out[kMin3 * total + i] = kit::gpu_min3(a[i], b[i], c[i]);
 }
 
-// Block 1 waits for block 0's flag with acquire loads and the back-off hint, then reads the
-// payload block 0 wrote before its release store. Any stale read shows up as a wrong payload.
-__global__ void message_passing_kernel(std::uint64_t *flag, int *payload, int *seen, int n) {
+// Block 1 waits for block 0's flag with acquire loads and the spin back-off, then reads the
+// payload block 0 wrote before its release store. Any stale read shows up as a wrong payload. The
+// flag is 64-bit or 32-bit (the helpers' two sizes); the grid is launched cooperatively, as any
+// kernel whose blocks wait for each other must be.
+template <class Flag>
+__global__ void message_passing_kernel(Flag *flag, int *payload, int *seen, int n, Flag ready) {
   if (blockIdx.x == 0) {
     for (int j = threadIdx.x; j < n; j += blockDim.x)
       payload[j] = 3 * j + 1;
     __syncthreads();
     if (threadIdx.x == 0)
-      kit::gpu_store_release(flag, 0x1234567890ull);
+      kit::gpu_store_release(flag, ready);
   } else {
     if (threadIdx.x == 0) {
-      while (kit::gpu_load_acquire(flag) != 0x1234567890ull)
-        kit::gpu_sleep_hint();
+      kit::SpinBackoff backoff;
+      while (kit::gpu_load_acquire(flag) != ready)
+        backoff.wait();
     }
     __syncthreads();
     for (int j = threadIdx.x; j < n; j += blockDim.x)
@@ -79,6 +85,19 @@ __global__ void message_passing_kernel(std::uint64_t *flag, int *payload, int *s
     if (threadIdx.x == 0)
       seen[n] = static_cast<int>(kit::gpu_load_relaxed(flag) & 0xffff);
   }
+}
+
+// Relaxed device-scope stores and loads of every supported type round-trip their bit patterns;
+// block-scope ones through shared memory too.
+__global__ void relaxed_round_trip_kernel(const float *f_in, const double *d_in, float *f_out,
+                                          double *d_out, float *f_block_out) {
+  __shared__ float staged[256];
+  const int i = threadIdx.x;
+  kit::gpu_store_relaxed(f_out + i, kit::gpu_load_relaxed(f_in + i));
+  kit::gpu_store_relaxed(d_out + i, kit::gpu_load_relaxed(d_in + i));
+  kit::block_store_relaxed(staged + (255 - i), f_in[i]);
+  __syncthreads();
+  f_block_out[i] = kit::block_load_relaxed(staged + i);
 }
 
 // Every thread folds its value into one of `words` counters with the relaxed 64-bit atomic max.
@@ -183,17 +202,42 @@ int main() {
   }
 
   const int payload_size = 4096;
-  for (int round = 0; round < 20; ++round) {
-    kit::test::DeviceBuffer<std::uint64_t> d_flag(1);
-    kit::test::DeviceBuffer<int> d_payload(payload_size), d_seen(payload_size + 1);
-    GPU_CHECK(cudaMemset(d_flag.get(), 0, sizeof(std::uint64_t)));
-    message_passing_kernel<<<2, 256>>>(d_flag.get(), d_payload.get(), d_seen.get(), payload_size);
-    GPU_CHECK_LAUNCH("message_passing_kernel");
-    std::vector<int> want(payload_size + 1);
-    for (int j = 0; j < payload_size; ++j)
-      want[j] = 3 * j + 1;
-    want[payload_size] = 0x7890;
-    check.expect_equal(d_seen.download(), want, "acquire/release message passing");
+  auto message_passing = [&](auto ready, const char *what) {
+    using Flag = decltype(ready);
+    for (int round = 0; round < 20; ++round) {
+      kit::test::DeviceBuffer<Flag> d_flag(1);
+      kit::test::DeviceBuffer<int> d_payload(payload_size), d_seen(payload_size + 1);
+      GPU_CHECK(cudaMemset(d_flag.get(), 0, sizeof(Flag)));
+      kit::gpu::launch_cooperative("message_passing_kernel", message_passing_kernel<Flag>, 2, 256,
+                                   0, nullptr, d_flag.get(), d_payload.get(), d_seen.get(),
+                                   payload_size, ready);
+      std::vector<int> want(payload_size + 1);
+      for (int j = 0; j < payload_size; ++j)
+        want[j] = 3 * j + 1;
+      want[payload_size] = static_cast<int>(ready & 0xffff);
+      check.expect_equal(d_seen.download(), want, what);
+    }
+  };
+  message_passing(std::uint64_t{0x1234567890ull}, "acquire/release message passing (64-bit)");
+  message_passing(0x9abcdefu, "acquire/release message passing (32-bit)");
+  {
+    std::vector<float> f_in(256);
+    std::vector<double> d_in(256);
+    for (int i = 0; i < 256; ++i) {
+      f_in[i] = i % 7 == 0 ? -0.0f : 1.5f * static_cast<float>(i) - 100.25f;
+      d_in[i] = static_cast<double>(i) * 1e-300 - 3.0;
+    }
+    kit::test::DeviceBuffer<float> d_f_in(256), d_f_out(256), d_f_block(256);
+    kit::test::DeviceBuffer<double> d_d_in(256), d_d_out(256);
+    d_f_in.upload(f_in);
+    d_d_in.upload(d_in);
+    relaxed_round_trip_kernel<<<1, 256>>>(d_f_in.get(), d_d_in.get(), d_f_out.get(),
+                                          d_d_out.get(), d_f_block.get());
+    GPU_CHECK_LAUNCH("relaxed_round_trip_kernel");
+    check.expect_equal(d_f_out.download(), f_in, "gpu_load/store_relaxed (float)");
+    check.expect_equal(d_d_out.download(), d_in, "gpu_load/store_relaxed (double)");
+    std::vector<float> reversed(f_in.rbegin(), f_in.rend());
+    check.expect_equal(d_f_block.download(), reversed, "block_load/store_relaxed (float)");
   }
   {
     const int count = 8 * 256, word_count = 5;

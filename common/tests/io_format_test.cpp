@@ -1,6 +1,6 @@
 // The output formatters against the C library, byte for byte: format_float_g6 must print what
 // `std::cout << float` prints (printf "%g" of the promoted double) for every kind of float.
-#include "text_format.h"
+#include "io/text_format.h"
 
 #include <cmath>
 #include <cstdio>

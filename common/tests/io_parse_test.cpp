@@ -1,7 +1,7 @@
 // Parallel parsing gives the same values and the same first error whatever the thread count and
 // wherever the chunks are cut, including cuts that land inside numbers.
-#include "input_error.h"
-#include "text_parse.h"
+#include "io/input_error.h"
+#include "io/text_parse.h"
 
 #include <cstring>
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // The small-input policy: which combinations of build, build option and environment send an input
 // to the CPU reference, the errors for malformed settings, and the plumbing from the real build
 // and environment into it.
-#include "gpu_warmup.h"
-#include "small_input.h"
+#include "program/gpu_warmup.h"
+#include "program/small_input.h"
 
 #include <cstdlib>
 #include <gtest/gtest.h>

@@ -9,7 +9,8 @@
 #include "kernel_variants.h"
 #include "reference.h"
 #include "solve.h"
-#include "test_support.h"
+#include "testing/random.h"
+#include "testing/test_support.h"
 
 #include <algorithm>
 #include <climits>
@@ -24,31 +25,11 @@ namespace {
 using kit::test::Checker;
 using kit::test::DeviceBuffer;
 
-// splitmix64: fast enough to fill 1e9 values, and every seed gives a different input.
-class Random {
-public:
-  explicit Random(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [lo, hi] (the bias of the modulo is irrelevant here).
-  int uniform(int lo, int hi) {
-    const std::uint64_t span = static_cast<std::uint64_t>(std::int64_t{hi} - lo) + 1;
-    return static_cast<int>(lo + static_cast<std::int64_t>(next() % span));
-  }
-
-private:
-  std::uint64_t state_;
-};
-
 std::vector<int> random_values(std::size_t n, std::uint64_t seed, int lo, int hi) {
-  Random rng(seed);
+  kit::Rng rng(seed);
   std::vector<int> values(n);
   for (auto &v : values)
-    v = rng.uniform(lo, hi);
+    v = static_cast<int>(rng.uniform_int(lo, hi));
   return values;
 }
 

@@ -15,10 +15,10 @@
 // shared_first.
 //
 //   phase_times [N ...]      (default 8e6 1e7 1.2e7)
-#include "event_timing.h"
+#include "bench/event_timing.h"
 #include "kernel.h"
 #include "kernel_passes.h"
-#include "l2_eviction.h"
+#include "bench/l2_eviction.h"
 
 #include <algorithm>
 #include <cstdio>

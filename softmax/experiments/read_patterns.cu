@@ -6,9 +6,9 @@
 //
 //   nvcc -std=c++17 -O3 -arch=sm_90 -Icommon -o read_patterns softmax/experiments/read_patterns.cu
 //   ./read_patterns            (ONLY_STORES=1: pass 2's store patterns alone)
-#include "event_timing.h"
-#include "gpu.h"
-#include "l2_eviction.h"
+#include "bench/event_timing.h"
+#include "gpu/gpu.h"
+#include "bench/l2_eviction.h"
 
 #include <cstdint>
 #include <cstdio>

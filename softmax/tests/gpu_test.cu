@@ -10,7 +10,7 @@
 #include "kernel_passes.h"
 #include "reference.h"
 #include "solve.h"
-#include "test_support.h"
+#include "testing/test_support.h"
 
 #include <algorithm>
 #include <cmath>

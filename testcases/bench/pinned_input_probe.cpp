@@ -6,9 +6,9 @@
 // each (solve stages through its own pinned buffers, so it can only gain if the copy engine reads
 // the caller's buffer directly). Median of 5 runs; the runtime is started before timing.
 //   pinned_input_probe [N...]   (default 10000000 100000000)
-#include "gpu.h"
+#include "gpu/gpu.h"
 #include "solve.h"
-#include "threads.h"
+#include "io/threads.h"
 
 #include <algorithm>
 #include <chrono>

@@ -26,8 +26,8 @@
 
 #include "reduction/kernel.cu" // the committed solve, timed as the first row
 
-#include "collectives.h"
-#include "gpu.h"
+#include "gpu/collectives.h"
+#include "gpu/gpu.h"
 
 #include "bench/limits.h"
 #include "device/timing.h"

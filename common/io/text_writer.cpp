@@ -1,6 +1,6 @@
-#include "text_writer.h"
+#include "io/text_writer.h"
 
-#include "input_error.h"
+#include "io/input_error.h"
 
 #include <algorithm>
 #include <cerrno>

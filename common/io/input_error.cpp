@@ -1,4 +1,4 @@
-#include "input_error.h"
+#include "io/input_error.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -9,7 +9,7 @@
 // Every function is a collective: all threads of the warp (or block) must call it.
 #pragma once
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 namespace kit {
 
@@ -156,7 +156,7 @@ __device__ __forceinline__ T block_exclusive_scan(T v, Op op, T identity, T &blo
 // block that arrives last combines all partials and returns true with the result in `total`;
 // every other block returns false. The last block reads the partials in block order and combines
 // them with a fixed tree, so the result does not depend on which block finished when.
-// `partials` needs gridDim.x slots of a scalar type T. `arrivals` must be 0 before the first
+// `partials` needs gridDim.x slots of a 4- or 8-byte type T. `arrivals` must be 0 before the first
 // launch; the last block sets it back to 0, so consecutive launches in one stream can share it.
 template <int kBlockThreads, class T, class Op>
 __device__ __forceinline__ bool
@@ -164,7 +164,7 @@ grid_reduce_last_block(T block_value, Op op, T identity, T *partials, unsigned i
                        T &total, BlockScratch<T, kBlockThreads> &scratch) {
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
-    partials[blockIdx.x] = block_value;
+    gpu_store_relaxed(partials + blockIdx.x, block_value);
     __threadfence(); // the partial is visible device-wide before the arrival is counted
     is_last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
   }
@@ -172,17 +172,17 @@ grid_reduce_last_block(T block_value, Op op, T identity, T *partials, unsigned i
   if (!is_last)
     return false;
   __threadfence(); // pairs with the writers' fences: every partial is visible from here on
-  // volatile: bypass the non-coherent L1, which may still hold a previous launch's partials.
-  // The loads are issued kLoads at a time before any is used: one latency per batch.
+  // Device-scope loads (gpu.h): a plain load could be served by a non-coherent cache still holding
+  // a previous launch's partials. They are issued kLoads at a time before any is used: one
+  // latency per batch.
   constexpr int kLoads = 4;
-  const volatile T *published = partials;
   T v = identity;
   for (unsigned int base = threadIdx.x; base < gridDim.x; base += kLoads * kBlockThreads) {
     T loaded[kLoads];
 #pragma unroll
     for (int k = 0; k < kLoads; ++k) {
       const unsigned int i = base + k * kBlockThreads;
-      loaded[k] = i < gridDim.x ? static_cast<T>(published[i]) : identity;
+      loaded[k] = i < gridDim.x ? gpu_load_relaxed(partials + i) : identity;
     }
 #pragma unroll
     for (int k = 0; k < kLoads; ++k)
@@ -190,7 +190,7 @@ grid_reduce_last_block(T block_value, Op op, T identity, T *partials, unsigned i
   }
   total = block_reduce<kBlockThreads>(v, op, identity, scratch);
   if (threadIdx.x == 0)
-    *arrivals = 0;
+    gpu_store_relaxed(arrivals, 0u);
   return true;
 }
 

@@ -5,7 +5,7 @@
 // which a 1 GiB copy (the bandwidth reference) hardly notices.
 #pragma once
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <algorithm>
 #include <cstddef>

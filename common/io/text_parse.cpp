@@ -1,4 +1,4 @@
-#include "text_parse.h"
+#include "io/text_parse.h"
 
 #include <algorithm>
 

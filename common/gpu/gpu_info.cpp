@@ -2,7 +2,7 @@
 //   GPU: NVIDIA H200 (sm_90), 132 multiprocessors, warp 32, 139.8 GiB; runtime start-up 0.212 s
 // The start-up is the first runtime call of a fresh process (cudaFree(nullptr) / hipFree(nullptr)),
 // which every contest program pays once. Exit status 1 with the reason when there is no usable GPU.
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <chrono>
 #include <cstdio>

@@ -3,7 +3,7 @@
 // still being formatted. Memory stays bounded (2 buffers per thread) whatever the output size.
 #pragma once
 
-#include "threads.h"
+#include "io/threads.h"
 
 #include <cstddef>
 #include <functional>

@@ -2,7 +2,8 @@
 // contents, and failure reporting that names what was compared.
 #pragma once
 
-#include "gpu.h"
+#include "gpu/gpu.h"
+#include "gpu/resources.h"
 
 #include <cstdio>
 #include <cstring>
@@ -24,34 +25,27 @@ inline void skip_without_gpu(const char *test_name) {
   }
 }
 
-// Device buffer of T that frees itself; contents are poisoned with 0xA5 bytes on creation so that
-// unwritten outputs never look like plausible results.
+// Device buffer of T (gpu/resources.h) whose contents are poisoned with 0xA5 bytes on creation, so
+// that unwritten outputs never look like plausible results.
 template <class T> class DeviceBuffer {
 public:
-  explicit DeviceBuffer(size_t count) : count_(count) {
-    GPU_CHECK(cudaMalloc(&ptr_, bytes() ? bytes() : 1));
-    poison();
-  }
-  DeviceBuffer(const DeviceBuffer &) = delete;
-  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
-  ~DeviceBuffer() { (void)cudaFree(ptr_); }
+  explicit DeviceBuffer(size_t count) : array_(count) { poison(); }
 
-  T *get() const { return ptr_; }
-  size_t size() const { return count_; }
-  size_t bytes() const { return count_ * sizeof(T); }
-  void poison() { GPU_CHECK(cudaMemset(ptr_, 0xA5, bytes())); }
+  T *get() const { return array_.get(); }
+  size_t size() const { return array_.size(); }
+  size_t bytes() const { return array_.bytes(); }
+  void poison() { GPU_CHECK(cudaMemset(get(), 0xA5, bytes())); }
   void upload(const std::vector<T> &host) {
-    GPU_CHECK(cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    GPU_CHECK(cudaMemcpy(get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
   }
   std::vector<T> download() const {
-    std::vector<T> host(count_);
-    GPU_CHECK(cudaMemcpy(host.data(), ptr_, bytes(), cudaMemcpyDeviceToHost));
+    std::vector<T> host(size());
+    GPU_CHECK(cudaMemcpy(host.data(), get(), bytes(), cudaMemcpyDeviceToHost));
     return host;
   }
 
 private:
-  T *ptr_ = nullptr;
-  size_t count_;
+  kit::gpu::DeviceArray<T> array_;
 };
 
 // Counts failures and prints the first few with context; main() returns failures() != 0.

@@ -1,6 +1,6 @@
-#include "small_input.h"
+#include "program/small_input.h"
 
-#include "gpu_warmup.h"
+#include "program/gpu_warmup.h"
 
 #include <cerrno>
 #include <cstdlib>

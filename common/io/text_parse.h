@@ -5,9 +5,9 @@
 // thread count and split points, so messages are deterministic.
 #pragma once
 
-#include "input_error.h"
-#include "text_scan.h"
-#include "threads.h"
+#include "io/input_error.h"
+#include "io/text_scan.h"
+#include "io/threads.h"
 
 #include <cstddef>
 #include <cstdint>

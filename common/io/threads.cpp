@@ -1,4 +1,4 @@
-#include "threads.h"
+#include "io/threads.h"
 
 #include <cstdlib>
 #include <sched.h>

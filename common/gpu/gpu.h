@@ -29,7 +29,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <tuple>
 #include <unistd.h>
+#include <utility>
 
 // ---------------------------------------------------------------------------------------------
 // Runtime API: CUDA names, mapped to HIP.
@@ -93,6 +95,9 @@
 #define cudaFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
 #define cudaOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
 #define cudaLaunchCooperativeKernel hipLaunchCooperativeKernel
+#define cudaDevAttrCooperativeLaunch hipDeviceAttributeCooperativeLaunch
+#define cudaDevAttrComputeCapabilityMajor hipDeviceAttributeComputeCapabilityMajor
+#define cudaDevAttrComputeCapabilityMinor hipDeviceAttributeComputeCapabilityMinor
 #endif
 
 // ---------------------------------------------------------------------------------------------
@@ -162,9 +167,16 @@ template <class T> __device__ __forceinline__ T warp_shfl_xor(T v, int lane_mask
 __device__ __forceinline__ lane_mask_t warp_ballot(bool predicate) {
   return static_cast<lane_mask_t>(__ballot(predicate));
 }
-// A wavefront never diverges its lanes' progress, so ordering inside it needs only a compiler
-// barrier plus the LDS wait that __builtin_amdgcn_wave_barrier provides.
-__device__ __forceinline__ void warp_sync() { __builtin_amdgcn_wave_barrier(); }
+// Orders the memory accesses of the wavefront's lanes around this point, like __syncwarp: lane
+// b reads what lane a wrote before it. __builtin_amdgcn_wave_barrier alone only keeps the
+// compiler from moving code across it; the wavefront-scope release and acquire fences make the
+// LDS and global writes before it visible to the other lanes after it (LLVM AMDGPUUsage, "Memory
+// Model GFX9": wavefront-scope fences wait for the wave's own outstanding accesses).
+__device__ __forceinline__ void warp_sync() {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+}
 #endif
 
 // Maximum of a float over the warp, for values that are not NaN; every lane receives it. On sm_80
@@ -249,185 +261,76 @@ __device__ __forceinline__ float4 gpu_load_once(const float4 *p) {
 // Spin loops and inter-block communication.
 // ---------------------------------------------------------------------------------------------
 
-// Back-off hint for spin-wait loops. Some early MI100 firmware is known to hang when a wave
-// spins on a global flag without ever yielding its SIMD; s_sleep lets the other waves (including
-// the one that will write the flag) issue. About 64 clocks on AMD, 100 ns on NVIDIA.
-__device__ __forceinline__ void gpu_sleep_hint() {
+// Bounded exponential back-off for spin-wait loops: each wait() sleeps twice as long as the last,
+// up to a cap, so that a waiter polls often while its predecessor is about to publish and then
+// leaves the issue slots (and the memory system) to the waves it waits for. On AMD the unit is
+// s_sleep 1 (64 clocks) repeated up to 32 times, the bound rocPRIM's look-back uses
+// (rocprim/device/detail/lookback_scan_state.hpp); on NVIDIA __nanosleep from 32 ns to 1 us.
+class SpinBackoff {
+public:
+  __device__ __forceinline__ void wait() {
 #if KIT_CUDA
-  __nanosleep(100);
+    __nanosleep(units_ * 32u);
 #else
-  __builtin_amdgcn_s_sleep(1);
+    for (unsigned i = 0; i < units_; ++i)
+      __builtin_amdgcn_s_sleep(1);
 #endif
-}
-
-// Copies 16 bytes from global to shared memory without passing them through registers, so that a
-// thread can keep many copies in flight while its registers hold other data (softmax's on-chip
-// method). On sm_80+ it is cp.async with the L2-only (.cg) policy; gfx908 has no asynchronous
-// global-to-LDS copy, so there it is a plain load and store. Both addresses must be 16-byte
-// aligned. The calling thread may read the data after gpu_async_copy_wait_all(); other threads of
-// the block after that and a __syncthreads().
-__device__ __forceinline__ void gpu_async_copy_16(void *shared_dst, const void *global_src) {
-#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(global_src) : "memory");
-#else
-  *static_cast<float4 *>(shared_dst) = *static_cast<const float4 *>(global_src);
-#endif
-}
-// Waits for every gpu_async_copy_16 the calling thread has issued.
-__device__ __forceinline__ void gpu_async_copy_wait_all() {
-#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_all;" ::: "memory");
-#endif
-}
-// For waiting in parts: closes the group of the gpu_async_copy_16 the calling thread issued since
-// its last commit; gpu_async_copy_wait_pending(k) then waits until at most k (0 to 3, larger
-// waits as for 3, which is stricter) of its committed groups are still in flight. On gfx908
-// the copies complete when issued and both are no-ops.
-__device__ __forceinline__ void gpu_async_copy_commit() {
-#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void gpu_async_copy_wait_pending(unsigned pending) {
-#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  // The count is an immediate operand.
-  switch (pending) {
-  case 0:
-    asm volatile("cp.async.wait_group 0;" ::: "memory");
-    break;
-  case 1:
-    asm volatile("cp.async.wait_group 1;" ::: "memory");
-    break;
-  case 2:
-    asm volatile("cp.async.wait_group 2;" ::: "memory");
-    break;
-  default:
-    asm volatile("cp.async.wait_group 3;" ::: "memory");
-    break;
+    if (units_ < kMaxUnits)
+      units_ *= 2;
   }
-#else
-  (void)pending;
-#endif
-}
 
-// Bulk copies from global to shared memory by the copy engine (cp.async.bulk, sm_90 and later):
-// one thread moves a whole contiguous range, which arrives without occupying the threads' load
-// slots, and the arrival is counted in bytes on a transaction barrier in shared memory (an
-// mbarrier). They made the softmax on-chip kernel 3-4 % faster than 16-byte cp.async per thread
-// in its 256x40 shape on the H100 and the H200 (softmax/README.md). Where kGpuBulkCopy is false
-// (older NVIDIA GPUs, gfx908) the functions must not be called; callers fall back to
-// gpu_async_copy_16. Protocol: one thread calls gpu_tx_barrier_init, then the block synchronises;
-// the issuing thread announces the bytes with gpu_tx_barrier_expect before (or with) its copies;
-// any thread that reads the data first waits with gpu_tx_barrier_wait for the barrier's phase 0
-// (each barrier is used for one batch here). Addresses and sizes: multiples of 16 bytes, at most
-// 2^20 - 1 bytes announced per barrier.
-#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-constexpr bool kGpuBulkCopy = true;
-#else
-constexpr bool kGpuBulkCopy = false;
-#endif
-// Where a bulk-copy function is called without the hardware: stop the kernel rather than return
-// without copying.
-__device__ __forceinline__ void gpu_no_bulk_copy() {
-#if KIT_CUDA
-  __trap();
-#else
-  __builtin_trap();
-#endif
-}
-__device__ __forceinline__ void gpu_tx_barrier_init(std::uint64_t *barrier) {
-#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(barrier));
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
-  // Makes the initialised barrier visible to the copy engine (the async proxy).
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-#else
-  (void)barrier;
-  gpu_no_bulk_copy();
-#endif
-}
-__device__ __forceinline__ void gpu_tx_barrier_expect(std::uint64_t *barrier, unsigned bytes) {
-#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(barrier));
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
-               : "memory");
-#else
-  (void)barrier;
-  (void)bytes;
-  gpu_no_bulk_copy();
-#endif
-}
-__device__ __forceinline__ void gpu_bulk_copy_to_shared(void *shared_dst, const void *global_src,
-                                                        unsigned bytes, std::uint64_t *barrier) {
-#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
-  const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(barrier));
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
-               "[%3];" ::"r"(dst),
-               "l"(global_src), "r"(bytes), "r"(bar)
-               : "memory");
-#else
-  (void)shared_dst;
-  (void)global_src;
-  (void)bytes;
-  (void)barrier;
-  gpu_no_bulk_copy();
-#endif
-}
-__device__ __forceinline__ void gpu_tx_barrier_wait(std::uint64_t *barrier, unsigned phase) {
-#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(barrier));
-  unsigned done = 0;
-  while (!done)
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 "
-                 "%0, 1, 0, p; }"
-                 : "=r"(done)
-                 : "r"(bar), "r"(phase & 1)
-                 : "memory");
-#else
-  (void)barrier;
-  (void)phase;
-  gpu_no_bulk_copy();
-#endif
-}
+private:
+  static constexpr unsigned kMaxUnits = 32;
+  unsigned units_ = 1;
+};
 
-// Device-scope acquire load / release store of a 64-bit word, for flag-and-value protocols
-// between blocks (decoupled look-back). Release orders every earlier write of the calling thread
-// before the store; acquire orders every later read after the load.
-__device__ __forceinline__ std::uint64_t gpu_load_acquire(const std::uint64_t *p) {
+// Inter-block communication. Every load and store through which one block reads what another
+// wrote goes through these device-scope atomics, on both vendors: plain or volatile accesses may
+// be served from a non-coherent cache (NVIDIA's L1; gfx908's per-CU L1 with the default memory
+// type), and only atomics carry the scope that makes them coherent. T is any 4- or 8-byte type
+// (int, unsigned, float, double, std::uint64_t). Relaxed orders nothing else; acquire orders
+// every later access of the thread after the load; release every earlier access before the
+// store, so data written before a release store may be read with plain loads after the acquire
+// load that sees it (the acquire invalidates what the reader's caches held).
+namespace detail {
+template <class T> struct AtomicSize {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "the atomic helpers move 4- or 8-byte values");
+};
 #if KIT_CUDA
-  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*const_cast<std::uint64_t *>(p));
-  return ref.load(cuda::memory_order_acquire);
-#else
-  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+template <class T> using DeviceAtomicRef = cuda::atomic_ref<T, cuda::thread_scope_device>;
 #endif
-}
-__device__ __forceinline__ void gpu_store_release(std::uint64_t *p, std::uint64_t v) {
+} // namespace detail
+
+template <class T> __device__ __forceinline__ T gpu_load_relaxed(const T *p) {
+  (void)detail::AtomicSize<T>{};
 #if KIT_CUDA
-  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*p);
-  ref.store(v, cuda::memory_order_release);
-#else
-  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
-#endif
-}
-// Relaxed device-scope load: observes other blocks' stores without ordering anything else.
-__device__ __forceinline__ std::uint64_t gpu_load_relaxed(const std::uint64_t *p) {
-#if KIT_CUDA
-  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*const_cast<std::uint64_t *>(p));
-  return ref.load(cuda::memory_order_relaxed);
+  return detail::DeviceAtomicRef<T>(*const_cast<T *>(p)).load(cuda::memory_order_relaxed);
 #else
   return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
 #endif
 }
-// Relaxed device-scope store: a single-copy-atomic 64-bit write with no fence. Enough when the
-// word carries all the information a reader needs (a packed {status, value} scan tile state).
-__device__ __forceinline__ void gpu_store_relaxed(std::uint64_t *p, std::uint64_t v) {
+template <class T> __device__ __forceinline__ T gpu_load_acquire(const T *p) {
+  (void)detail::AtomicSize<T>{};
 #if KIT_CUDA
-  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> ref(*p);
-  ref.store(v, cuda::memory_order_relaxed);
+  return detail::DeviceAtomicRef<T>(*const_cast<T *>(p)).load(cuda::memory_order_acquire);
+#else
+  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+template <class T> __device__ __forceinline__ void gpu_store_relaxed(T *p, T v) {
+  (void)detail::AtomicSize<T>{};
+#if KIT_CUDA
+  detail::DeviceAtomicRef<T>(*p).store(v, cuda::memory_order_relaxed);
 #else
   __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+template <class T> __device__ __forceinline__ void gpu_store_release(T *p, T v) {
+  (void)detail::AtomicSize<T>{};
+#if KIT_CUDA
+  detail::DeviceAtomicRef<T>(*p).store(v, cuda::memory_order_release);
+#else
+  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
 #endif
 }
 
@@ -441,17 +344,23 @@ __device__ __forceinline__ void gpu_atomic_max_relaxed(std::uint64_t *p, std::ui
 #endif
 }
 
-// Asks the memory system to bring `bytes` bytes from `p` into L2 without holding registers or
-// shared memory for them; called by ONE thread for the whole range. `p` must be 16-byte aligned
-// and `bytes` a multiple of 16. On sm_90+ it is one bulk prefetch (cp.async.bulk.prefetch.L2),
-// which lets a streaming kernel keep DRAM busy beyond what its resident blocks can hold. Older
-// NVIDIA GPUs and gfx908 (no such instruction) ignore the hint.
-__device__ __forceinline__ void gpu_prefetch_l2(const void *p, unsigned int bytes) {
-#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
+// Block-scope atomic load and store of shared memory, for a value one warp writes and another
+// reads without a barrier in between (ordered by a block-scope fence and an arrival counter).
+template <class T> __device__ __forceinline__ T block_load_relaxed(const T *p) {
+  (void)detail::AtomicSize<T>{};
+#if KIT_CUDA
+  return cuda::atomic_ref<T, cuda::thread_scope_block>(*const_cast<T *>(p))
+      .load(cuda::memory_order_relaxed);
 #else
-  (void)p;
-  (void)bytes;
+  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+#endif
+}
+template <class T> __device__ __forceinline__ void block_store_relaxed(T *p, T v) {
+  (void)detail::AtomicSize<T>{};
+#if KIT_CUDA
+  cuda::atomic_ref<T, cuda::thread_scope_block>(*p).store(v, cuda::memory_order_relaxed);
+#else
+  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
 #endif
 }
 
@@ -575,6 +484,99 @@ inline int max_shared_bytes_per_block() {
         "cudaDeviceGetAttribute", __FILE__, __LINE__);
 #endif
   return bytes;
+}
+
+// Whether the current device can launch a grid whose blocks are guaranteed to be resident at
+// once (cudaLaunchCooperativeKernel / hipLaunchCooperativeKernel).
+inline bool cooperative_launch_supported() {
+  int device = 0, supported = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
+  check(cudaDeviceGetAttribute(&supported, cudaDevAttrCooperativeLaunch, device),
+        "cudaDeviceGetAttribute(cooperative launch)", __FILE__, __LINE__);
+  return supported != 0;
+}
+
+// Launches `kernel` with every block of the grid resident at once, as kernels that wait for other
+// blocks (a grid barrier, blocks in blockIdx order waiting on lower ones) need: the runtime
+// refuses a grid that does not fit instead of running it in waves that would wait forever. The
+// grid must come from resident_blocks() of the same kernel and block size. A device without
+// cooperative launch, or a refused grid, ends the program with a message naming `name` and the
+// cause (exit 3).
+template <class... Params, class... Args>
+void launch_cooperative(const char *name, void (*kernel)(Params...), unsigned grid, unsigned block,
+                        std::size_t shared_bytes, cudaStream_t stream, Args &&...args) {
+  static_assert(sizeof...(Params) == sizeof...(Args), "one argument per kernel parameter");
+  if (!cooperative_launch_supported()) {
+    std::fprintf(stderr, "%s error: %s needs a cooperative launch, which this GPU does not support\n",
+                 kRuntimeName, name);
+    std::exit(kGpuFailureExitCode);
+  }
+  // The runtime copies the arguments from these addresses, typed exactly as the kernel's.
+  auto params = std::tuple<Params...>(std::forward<Args>(args)...);
+  void *pointers[sizeof...(Params) > 0 ? sizeof...(Params) : 1] = {};
+  std::apply([&](auto &...p) {
+    int i = 0;
+    ((pointers[i++] = static_cast<void *>(&p)), ...);
+  }, params);
+  const cudaError_t err = cudaLaunchCooperativeKernel(reinterpret_cast<void *>(kernel), dim3(grid),
+                                                      dim3(block), pointers, shared_bytes, stream);
+  if (err != cudaSuccess) {
+    std::fprintf(stderr, "%s error: cooperative launch of %s (%u blocks of %u threads, %zu bytes of "
+                 "shared memory) failed: %s (%s)\n",
+                 kRuntimeName, name, grid, block, shared_bytes, cudaGetErrorString(err),
+                 cudaGetErrorName(err));
+    std::exit(kGpuFailureExitCode);
+  }
+}
+
+// The GPU families the kit has tuning tables for (<problem>/tuning.h). Kernels are compiled for
+// every architecture of the build; the host picks the table of the device it runs on.
+enum class GpuArch {
+  sm90,   // NVIDIA Hopper (H100, H200), and NVIDIA GPUs without a table of their own
+  sm100,  // NVIDIA Blackwell (B200)
+  gfx908, // AMD MI100 (CDNA1), and AMD GPUs without a table of their own
+};
+
+inline const char *arch_name(GpuArch arch) {
+  switch (arch) {
+  case GpuArch::sm100:
+    return "sm_100";
+  case GpuArch::gfx908:
+    return "gfx908";
+  case GpuArch::sm90:
+    break;
+  }
+  return "sm_90";
+}
+
+// The table for the current device: on HIP always gfx908's; on CUDA sm_100's for compute
+// capability 10.x, else sm_90's.
+inline GpuArch device_arch() {
+#if KIT_HIP
+  return GpuArch::gfx908;
+#else
+  static const GpuArch arch = [] {
+    int device = 0, major = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
+    check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
+          "cudaDeviceGetAttribute(compute capability)", __FILE__, __LINE__);
+    return major == 10 ? GpuArch::sm100 : GpuArch::sm90;
+  }();
+  return arch;
+#endif
+}
+
+// Calls f(Tuning<arch>{}) with the tuning table of the current device (device_arch()), so that a
+// kernel templated on its table is instantiated for every table of the backend and launched with
+// the right one. Tuning<GpuArch> is a problem's table (<problem>/tuning.h).
+template <template <GpuArch> class Tuning, class F> decltype(auto) with_tuning(F &&f) {
+#if KIT_HIP
+  return f(Tuning<GpuArch::gfx908>{});
+#else
+  if (device_arch() == GpuArch::sm100)
+    return f(Tuning<GpuArch::sm100>{});
+  return f(Tuning<GpuArch::sm90>{});
+#endif
 }
 
 } // namespace gpu

@@ -33,8 +33,9 @@
 // vector per lane, so every load and store instruction of the warp is fully coalesced.
 #pragma once
 
-#include "collectives.h"
-#include "gpu.h"
+#include "gpu/collectives.h"
+#include "gpu/bulk_copy.h"
+#include "gpu/gpu.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -166,6 +167,7 @@ __device__ __forceinline__ T look_back(const ScanTileStates &states, unsigned in
   const int lane = lane_id();
   T exclusive = identity; // combination of the tiles after the current window
   long long window_last = static_cast<long long>(tile) - 1;
+  SpinBackoff backoff;
   for (;;) {
     const long long index = window_last - (KIT_WARP_SIZE - 1) + lane;
     std::uint32_t status = kStatusPrefix; // before tile 0: nothing to add
@@ -181,9 +183,9 @@ __device__ __forceinline__ T look_back(const ScanTileStates &states, unsigned in
     const lane_mask_t needed =
         nearest_prefix < 0 ? ~lane_mask_t{0} : ~((lane_mask_t{2} << nearest_prefix) - 1);
     if (invalid & needed) {
-      // A predecessor has its ticket but not its aggregate yet: it is running, so waiting is
+      // A predecessor has its tile but not its aggregate yet: it is running, so waiting is
       // safe. The back-off lets it (and other waves on this SIMD) issue.
-      gpu_sleep_hint();
+      backoff.wait();
       continue;
     }
     T contribution = lane >= nearest_prefix ? value : identity;

@@ -1,4 +1,4 @@
-#include "gpu_warmup.h"
+#include "program/gpu_warmup.h"
 
 #include <chrono>
 #include <system_error>
@@ -8,7 +8,7 @@
 // the submission exporter (which inlines library sources and pins the backend to HIP) gets the
 // GPU version whatever backend the exporting build was configured with.
 #if !defined(KIT_BACKEND_CPU)
-#include "gpu.h"
+#include "gpu/gpu.h"
 #endif
 
 namespace kit::io {

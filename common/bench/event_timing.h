@@ -12,7 +12,7 @@
 // Launch::kIdle keeps the old behaviour, for reporting what one call from an idle host costs.
 #pragma once
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <algorithm>
 #include <vector>

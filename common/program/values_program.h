@@ -4,12 +4,12 @@
 // the reference), write one line.
 #pragma once
 
-#include "contest_program.h"
-#include "gpu_warmup.h"
-#include "phase_timer.h"
-#include "small_input.h"
-#include "text_parse.h"
-#include "text_writer.h"
+#include "program/contest_program.h"
+#include "program/gpu_warmup.h"
+#include "program/phase_timer.h"
+#include "program/small_input.h"
+#include "io/text_parse.h"
+#include "io/text_writer.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "text_scan.h"
+#include "io/text_scan.h"
 
 #include <cerrno>
 #include <cstdlib>

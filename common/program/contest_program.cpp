@@ -1,7 +1,7 @@
-#include "contest_program.h"
+#include "program/contest_program.h"
 
-#include "input_error.h"
-#include "small_input.h"
+#include "io/input_error.h"
+#include "program/small_input.h"
 
 #include <cstdio>
 #include <new>

@@ -3,8 +3,8 @@
 // input has been read completely, so a rejected input leaves stdout empty.
 #pragma once
 
-#include "mapped_file.h"
-#include "text_parse.h"
+#include "io/mapped_file.h"
+#include "io/text_parse.h"
 
 #include <functional>
 

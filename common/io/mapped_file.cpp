@@ -1,6 +1,6 @@
-#include "mapped_file.h"
+#include "io/mapped_file.h"
 
-#include "input_error.h"
+#include "io/input_error.h"
 
 #include <cerrno>
 #include <cstring>
