@@ -46,8 +46,8 @@ GraphHeader read_graph_header(const char *text, const char *end) {
   const char *cursor = text;
   const auto vertices =
       kit::io::parse_header_integer(text, end, &cursor, "the vertex count V", 1, kApspMaxVertices);
-  const auto edges = kit::io::parse_header_integer(text, end, &cursor, "the edge count E", 0,
-                                                   kApspMaxEdgeCount);
+  const auto edges =
+      kit::io::parse_header_integer(text, end, &cursor, "the edge count E", 0, kApspMaxEdgeCount);
   return GraphHeader{static_cast<int>(vertices), static_cast<std::size_t>(edges), cursor};
 }
 

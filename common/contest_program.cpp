@@ -1,5 +1,6 @@
 #include "contest_program.h"
 
+#include "host_memory.h"
 #include "input_error.h"
 
 #include <cstdio>
@@ -28,6 +29,9 @@ int run_contest_program(int argc, char **argv, const std::function<void(MappedFi
     std::fprintf(stderr, "%s\n", error.what());
     return kExitBadInput;
   } catch (const OutputError &error) {
+    std::fprintf(stderr, "%s: %s\n", path.c_str(), error.what());
+    return kExitSystemFailure;
+  } catch (const kit::HostMemoryError &error) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), error.what());
     return kExitSystemFailure;
   } catch (const std::bad_alloc &) {
