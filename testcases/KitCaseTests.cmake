@@ -56,7 +56,7 @@ function(kit_add_small_input_tests problem mode case)
   set(hide_gpus ${CMAKE_COMMAND} -E env CUDA_VISIBLE_DEVICES=-1 HIP_VISIBLE_DEVICES=-1
                 ROCR_VISIBLE_DEVICES=-1)
   set(input ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${problem}/${case}.in)
-  set(gpu_start_failed "(CUDA|HIP) error: cudaFree\\(nullptr\\) \\(GPU runtime start-up")
+  set(gpu_start_failed "(CUDA error: cuda|HIP error: hip)Free\\(nullptr\\) \\(GPU runtime start-up")
   if(KIT_SMALL_INPUT_CPU)
     add_test(NAME ${problem}_small_input_never_starts_gpu
              COMMAND ${CMAKE_COMMAND} "-DPROGRAM=${hide_gpus};$<TARGET_FILE:${problem}>"
