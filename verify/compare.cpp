@@ -1,5 +1,6 @@
 #include "compare.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <fcntl.h>
 #include <memory>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace verify {
@@ -41,13 +43,18 @@ struct Unusable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Buffered bytes of a file, 1 MiB at a time.
+// Buffered bytes of a file, up to 1 MiB at a time; a regular file smaller than that gets a buffer
+// of its own size (at least 4 KiB), so comparing small outputs does not map and fault in 1 MiB.
 class ByteReader {
 public:
-  explicit ByteReader(const std::string &path) : path_(path), buffer_(new char[kBuffer]) {
+  explicit ByteReader(const std::string &path) : path_(path) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0)
       throw Unusable(path + ": cannot open: " + std::strerror(errno));
+    struct stat status {};
+    if (::fstat(fd_, &status) == 0 && S_ISREG(status.st_mode))
+      capacity_ = std::clamp(static_cast<std::size_t>(status.st_size), kMinBuffer, kMaxBuffer);
+    buffer_.reset(new char[capacity_]);
   }
   ~ByteReader() { ::close(fd_); }
   ByteReader(const ByteReader &) = delete;
@@ -67,10 +74,11 @@ public:
   const std::string &path() const { return path_; }
 
 private:
-  static constexpr std::size_t kBuffer = std::size_t{1} << 20;
+  static constexpr std::size_t kMinBuffer = std::size_t{1} << 12;
+  static constexpr std::size_t kMaxBuffer = std::size_t{1} << 20;
   bool refill() {
     for (;;) {
-      ssize_t got = ::read(fd_, buffer_.get(), kBuffer);
+      ssize_t got = ::read(fd_, buffer_.get(), capacity_);
       if (got < 0 && errno == EINTR)
         continue;
       if (got < 0)
@@ -82,6 +90,7 @@ private:
   }
   std::string path_;
   int fd_ = -1;
+  std::size_t capacity_ = kMaxBuffer; // bytes of buffer_
   std::unique_ptr<char[]> buffer_;
   std::size_t pos_ = 0;
   std::size_t size_ = 0;
