@@ -24,6 +24,10 @@ constexpr int kApspInf = 1073741823;
 constexpr int kApspMaxWeight = 1000;
 // Largest vertex count of the contest.
 constexpr int kApspMaxVertices = 40000;
+// Largest edge count a header may announce. Only absurd headers reach it (the file bounds the
+// real count: each edge takes at least 6 bytes, so 10^18 edges need 6 EB); it keeps 3E, the count
+// of edge numbers, far from overflow and within what the header parser reads exactly.
+constexpr std::int64_t kApspMaxEdgeCount = 1000000000000000000;
 
 // Receives the distance matrix in row blocks, in increasing row order, each block `row_count`
 // full rows of `vertices` ints (row = source vertex). Solvers call it as rows become final so

@@ -2,6 +2,7 @@
 
 #include "io/text_parse.h"
 
+#include <algorithm>
 #include <string>
 
 namespace apsp {
@@ -45,8 +46,8 @@ GraphHeader read_graph_header(const char *text, const char *end) {
   const char *cursor = text;
   const auto vertices =
       kit::io::parse_header_integer(text, end, &cursor, "the vertex count V", 1, kApspMaxVertices);
-  const auto edges = kit::io::parse_header_integer(text, end, &cursor, "the edge count E", 0,
-                                                   vertices * (vertices - 1));
+  const auto edges =
+      kit::io::parse_header_integer(text, end, &cursor, "the edge count E", 0, kApspMaxEdgeCount);
   return GraphHeader{static_cast<int>(vertices), static_cast<std::size_t>(edges), cursor};
 }
 
@@ -55,14 +56,18 @@ Graph read_graph_edges(const char *text, const char *end, const GraphHeader &hea
                        std::size_t chunk_count) {
   Graph graph;
   graph.vertices = header.vertices;
-  graph.edges.resize(header.edges);
-  EdgeFieldConsumer consumer{graph.edges.data(), graph.edges.size(), graph.vertices};
+  // Storage for the edges the rest of the file can touch, at most E: the consumer only sees the
+  // tokens that exist (a partial last edge included, hence the rounding up), and a file with
+  // fewer than 3E numbers fails in parse_values. So the edge list takes about twice the file's
+  // size at most (12 bytes per edge of 6 bytes or more), whatever E says.
+  const std::size_t storable = (kit::io::max_tokens_after(header.edge_list, end) + 2) / 3;
+  graph.edges.resize(std::min(header.edges, storable));
+  EdgeFieldConsumer consumer{graph.edges.data(), header.edges, graph.vertices};
   const kit::io::TrailingTokens after_edges = kit::io::parse_values<kit::io::Int32Values>(
-      text, header.edge_list, end, 3 * graph.edges.size(), "edge number", consumer, pool,
-      chunk_count);
+      text, header.edge_list, end, 3 * header.edges, "edge number", consumer, pool, chunk_count);
   if (trailing)
     *trailing = after_edges;
-  return graph;
+  return graph; // complete: the parse found all 3E numbers, so E <= storable
 }
 
 Graph read_graph(const char *text, const char *end, kit::ThreadPool &pool,

@@ -15,13 +15,16 @@ struct GraphHeader {
 };
 
 // Reads V and E from the start of [text, end). Throws kit::io::InputError when V or E is not an
-// integer, V is outside [1, kApspMaxVertices] or E outside [0, V*(V-1)].
+// integer, V is outside [1, kApspMaxVertices] or E outside [0, kApspMaxEdgeCount]. E is not
+// bounded by V (duplicate edges and self-loops are allowed): the file bounds it, see below.
 GraphHeader read_graph_header(const char *text, const char *end);
 
 // Reads the 3E numbers after the header. Throws kit::io::InputError for fewer than 3E numbers, a
 // non-numeric token, a vertex id outside [0, V), a weight outside [0, kApspMaxWeight]. Tokens
 // after them are ignored and described in `*trailing` when given. Duplicate (src, dst) pairs and
-// self-loops are kept (the solvers use the smallest weight).
+// self-loops are kept (the solvers use the smallest weight; a self-loop never beats d(i,i) = 0).
+// Memory is bounded by the file, not by E: at most as many edges are stored as the rest of the
+// file can hold.
 Graph read_graph_edges(const char *text, const char *end, const GraphHeader &header,
                        kit::ThreadPool &pool, kit::io::TrailingTokens *trailing = nullptr,
                        std::size_t chunk_count = 0);

@@ -3,9 +3,11 @@
 //    in [0, kApspMaxWeight] make the queue O(1) per operation), sources split over threads in row
 //    blocks that are handed to the sink in order while later blocks are still being computed;
 //  * dense graphs: blocked Floyd-Warshall on 64x64 tiles, whose inner loop vectorises.
-// The switch point is measured (README, "CPU reference").
+// The switch point is measured (README, "CPU reference"). A dense graph whose matrix does not fit
+// in the usable host memory takes the Dijkstra path, which holds a few blocks of rows at a time.
 #include "reference.h"
 
+#include "io/host_memory.h"
 #include "io/threads.h"
 
 #include <algorithm>
@@ -145,6 +147,26 @@ int max_weight_of(const Graph &graph) {
   return max_weight;
 }
 
+int dijkstra_threads(int vertices) {
+  const int blocks = (vertices + kDijkstraRowsPerBlock - 1) / kDijkstraRowsPerBlock;
+  return std::max(1, std::min(kit::available_threads(), blocks));
+}
+
+// Host memory of apsp_dijkstra beyond the graph: the adjacency lists (offsets, targets, weights
+// and the fill cursors) and two blocks of rows per thread.
+std::uint64_t dijkstra_bytes(int vertices, std::size_t edges) {
+  const std::uint64_t v = static_cast<std::uint64_t>(vertices);
+  const std::uint64_t slots = 2 * static_cast<std::uint64_t>(dijkstra_threads(vertices));
+  return sizeof(int) *
+         ((2 * v + 1) + 2 * static_cast<std::uint64_t>(edges) + slots * kDijkstraRowsPerBlock * v);
+}
+
+// Host memory of apsp_floyd_warshall beyond the graph: the matrix, padded to whole tiles.
+std::uint64_t floyd_warshall_bytes(int vertices) {
+  const std::uint64_t n = (static_cast<std::uint64_t>(vertices) + kTile - 1) / kTile * kTile;
+  return sizeof(int) * n * n;
+}
+
 // Sources in blocks of rows; worker threads compute blocks in increasing order into a ring of
 // slots, and the calling thread hands finished blocks to the sink in order. A worker reuses a
 // slot only after the sink has consumed the block that held it.
@@ -153,7 +175,7 @@ void apsp_dijkstra(const Graph &graph, const RowBlockSink &sink) {
   const Adjacency adj = build_adjacency(graph);
   const int max_weight = max_weight_of(graph);
   const int blocks = (v + kDijkstraRowsPerBlock - 1) / kDijkstraRowsPerBlock;
-  const int threads = std::max(1, std::min(kit::available_threads(), blocks));
+  const int threads = dijkstra_threads(v);
   const int slots = 2 * threads;
   std::vector<std::vector<int>> slot_rows(slots);
 
@@ -284,13 +306,29 @@ void apsp_floyd_warshall(const Graph &graph, const RowBlockSink &sink) {
 
 } // namespace
 
+ApspReferenceAlgorithm choose_reference_algorithm(int vertices, std::size_t edges,
+                                                  std::uint64_t usable_bytes) {
+  const std::uint64_t v = static_cast<std::uint64_t>(vertices);
+  const bool dense = static_cast<std::uint64_t>(edges) * kDenseDivisor >= v * v;
+  return dense && floyd_warshall_bytes(vertices) <= usable_bytes
+             ? ApspReferenceAlgorithm::floyd_warshall
+             : ApspReferenceAlgorithm::dijkstra;
+}
+
 void apsp_reference(const Graph &graph, const RowBlockSink &sink) {
-  const long long v = graph.vertices;
+  const int v = graph.vertices;
   if (v <= 0)
     return;
-  const long long e = static_cast<long long>(graph.edges.size());
-  if (e * kDenseDivisor >= v * v)
+  const std::size_t e = graph.edges.size();
+  const std::uint64_t usable = kit::usable_host_memory();
+  if (choose_reference_algorithm(v, e, usable) == ApspReferenceAlgorithm::floyd_warshall) {
     apsp_floyd_warshall(graph, sink);
-  else
-    apsp_dijkstra(graph, sink);
+    return;
+  }
+  kit::require_host_memory(dijkstra_bytes(v, e),
+                           "the shortest-path search (V = " + std::to_string(v) +
+                               ", E = " + std::to_string(e) + ": adjacency lists and " +
+                               std::to_string(2 * dijkstra_threads(v)) + " blocks of " +
+                               std::to_string(kDijkstraRowsPerBlock) + " distance rows)");
+  apsp_dijkstra(graph, sink);
 }

@@ -82,7 +82,7 @@ function(kit_add_small_input_tests problem mode)
 
   set(hidden ${CMAKE_COMMAND} -E env CUDA_VISIBLE_DEVICES=-1 HIP_VISIBLE_DEVICES=-1
              ROCR_VISIBLE_DEVICES=-1)
-  set(gpu_start_failed "(CUDA|HIP) error: (cuda|hip)Free\\(nullptr\\) \\(GPU runtime start-up")
+  set(gpu_start_failed "(CUDA error: cuda|HIP error: hip)Free\\(nullptr\\) \\(GPU runtime start-up")
   # answered_on_cpu(<test> <case> <env...>): the right answer, with no GPU to start.
   # starts_gpu(<test> <case> <env...>): exit 3 from the runtime's start-up.
   macro(answered_on_cpu test case)
@@ -135,6 +135,25 @@ function(kit_add_bad_input_test problem name content regex)
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${problem}>;${input}" -DEXIT_CODE=2
                    "-DSTDERR_REGEX=${regex}" -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_run.cmake)
   set_tests_properties(${problem}_bad_${name} PROPERTIES LABELS bad_input)
+endfunction()
+
+# A bad header announcing far more than the file holds: the program must reject `content` with
+# exit 2 and one line matching `regex`, in under a second and under 64 MB of peak resident memory
+# (measured by run_timed), whatever count the header announces. CPU backend only: a GPU build starts
+# the GPU runtime for such a count, whose own footprint is far larger.
+function(kit_add_bad_header_footprint_test problem name content regex)
+  if(KIT_GPU)
+    return()
+  endif()
+  set(input ${CMAKE_CURRENT_BINARY_DIR}/footprint_${name}.in)
+  file(WRITE ${input} "${content}")
+  add_test(NAME ${problem}_footprint_${name}
+           COMMAND ${CMAKE_COMMAND} -DRUN_TIMED=$<TARGET_FILE:run_timed>
+                   -DPROGRAM=$<TARGET_FILE:${problem}> -DINPUT=${input}
+                   -DOUTPUT=${CMAKE_CURRENT_BINARY_DIR}/footprint_${name}.got -DEXIT_CODE=2
+                   "-DSTDERR_REGEX=${regex}" -DMAX_SECONDS=1 -DMAX_RSS_MB=64
+                   -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cmake/expect_footprint.cmake)
+  set_tests_properties(${problem}_footprint_${name} PROPERTIES LABELS "bad_input;memory")
 endfunction()
 
 # Usage errors and unusable files, common to the three programs.

@@ -1,12 +1,15 @@
 #include "compare.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace verify {
@@ -16,18 +19,42 @@ bool is_space(int c) {
   return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+// `text` in quotes for a message, with every byte outside printable ASCII (and the quote and the
+// backslash) written as \xNN, so that a message never sends raw control bytes to a terminal.
+// `cut`: the text is the start of a longer token, marked by "...".
+std::string quoted(const std::string &text, bool cut) {
+  std::string out = "'";
+  for (const char byte : text) {
+    const unsigned char c = static_cast<unsigned char>(byte);
+    if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') {
+      out += byte;
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      out += escaped;
+    }
+  }
+  out += cut ? "...'" : "'";
+  return out;
+}
+
 // Reading failure of either file: the comparison is unusable.
 struct Unusable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Buffered bytes of a file, 1 MiB at a time.
+// Buffered bytes of a file, up to 1 MiB at a time; a regular file smaller than that gets a buffer
+// of its own size (at least 4 KiB), so comparing small outputs does not map and fault in 1 MiB.
 class ByteReader {
 public:
-  explicit ByteReader(const std::string &path) : path_(path), buffer_(new char[kBuffer]) {
+  explicit ByteReader(const std::string &path) : path_(path) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0)
       throw Unusable(path + ": cannot open: " + std::strerror(errno));
+    struct stat status {};
+    if (::fstat(fd_, &status) == 0 && S_ISREG(status.st_mode))
+      capacity_ = std::clamp(static_cast<std::size_t>(status.st_size), kMinBuffer, kMaxBuffer);
+    buffer_.reset(new char[capacity_]);
   }
   ~ByteReader() { ::close(fd_); }
   ByteReader(const ByteReader &) = delete;
@@ -47,10 +74,11 @@ public:
   const std::string &path() const { return path_; }
 
 private:
-  static constexpr std::size_t kBuffer = std::size_t{1} << 20;
+  static constexpr std::size_t kMinBuffer = std::size_t{1} << 12;
+  static constexpr std::size_t kMaxBuffer = std::size_t{1} << 20;
   bool refill() {
     for (;;) {
-      ssize_t got = ::read(fd_, buffer_.get(), kBuffer);
+      ssize_t got = ::read(fd_, buffer_.get(), capacity_);
       if (got < 0 && errno == EINTR)
         continue;
       if (got < 0)
@@ -62,6 +90,7 @@ private:
   }
   std::string path_;
   int fd_ = -1;
+  std::size_t capacity_ = kMaxBuffer; // bytes of buffer_
   std::unique_ptr<char[]> buffer_;
   std::size_t pos_ = 0;
   std::size_t size_ = 0;
@@ -82,7 +111,7 @@ public:
       int c = bytes_.get();
       if (c < 0) {
         if (tokens_in_line_ > 0) {
-          tokens_in_line_ = 0;
+          end_line();
           return Kind::line_end; // a last line without '\n' still ends
         }
         return Kind::end_of_file;
@@ -91,7 +120,7 @@ public:
         ++physical_line_;
         if (tokens_in_line_ > 0) {
           line_of_last_token_ = physical_line_ - 1;
-          tokens_in_line_ = 0;
+          end_line();
           return Kind::line_end;
         }
         continue;
@@ -114,11 +143,15 @@ public:
   // 1-based line of the current token (or of the line that just ended) and token index in it.
   std::size_t line() const { return line_of_last_token_; }
   std::size_t token_index() const { return tokens_in_line_; }
-  std::string shown_token() const {
-    return "'" + token_ + (token_length_ > token_.size() ? "...'" : "'");
-  }
+  // After Kind::line_end: how many tokens the line that just ended held.
+  std::size_t tokens_in_ended_line() const { return tokens_in_ended_line_; }
+  std::string shown_token() const { return quoted(token_, token_length_ > token_.size()); }
 
 private:
+  void end_line() {
+    tokens_in_ended_line_ = tokens_in_line_;
+    tokens_in_line_ = 0;
+  }
   void append(int c) {
     if (token_.size() < kMaxToken)
       token_ += static_cast<char>(c);
@@ -130,6 +163,7 @@ private:
   std::size_t physical_line_ = 1;
   std::size_t line_of_last_token_ = 1;
   std::size_t tokens_in_line_ = 0;
+  std::size_t tokens_in_ended_line_ = 0;
 };
 
 std::string where(const TokenReader &got, const TokenReader &expected) {
@@ -137,6 +171,11 @@ std::string where(const TokenReader &got, const TokenReader &expected) {
   if (expected.line() != got.line())
     out += " (expected file line " + std::to_string(expected.line()) + ")";
   return out;
+}
+
+// "1 token", "3 tokens".
+std::string count_of(std::size_t tokens) {
+  return std::to_string(tokens) + (tokens == 1 ? " token" : " tokens");
 }
 
 // Describes a structural difference: one file's line ended, or its file ended, before the other.
@@ -151,8 +190,8 @@ Result structure_mismatch(TokenReader::Kind got_kind, const TokenReader &got,
   else if (expected_kind == Kind::end_of_file)
     r.message = "extra line " + std::to_string(line_number) + " after the expected end";
   else if (got_kind == Kind::line_end)
-    r.message = line + ": the output line ends after " + std::to_string(got.token_index()) +
-                " tokens, expected more (next expected token " + expected.shown_token() + ")";
+    r.message = line + ": the output line ends after " + count_of(got.tokens_in_ended_line()) +
+                ", expected more (next expected token " + expected.shown_token() + ")";
   else
     r.message = line + ": extra token " + std::to_string(got.token_index()) + " " +
                 got.shown_token() + " where the expected line ends";

@@ -14,7 +14,9 @@ enum class Outcome { pass = 0, mismatch = 1, unusable = 2 };
 
 struct Result {
   Outcome outcome = Outcome::pass;
-  std::string message; // the first difference, or why the files cannot be compared
+  // The first difference, or why the files cannot be compared. Tokens appear quoted, with bytes
+  // outside printable ASCII written as \xNN, so the message is safe to print on a terminal.
+  std::string message;
 };
 
 Result compare_exact(const std::string &got_path, const std::string &expected_path);

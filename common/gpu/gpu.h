@@ -380,9 +380,38 @@ constexpr const char *kRuntimeName = "HIP";
 // Exit status of a program stopped by a GPU runtime error (bad input uses 2).
 constexpr int kGpuFailureExitCode = 3;
 
+// The failing call as messages name it, `prefix` then `rest`. Calls are written (and GPU_CHECK
+// stringifies them) in CUDA spelling; on HIP the leading `cuda` becomes `hip`, or the HIP name of
+// a call that HIP renames beyond the prefix (the #defines above), so the message names the call
+// that actually failed. Arguments keep their source spelling.
+struct RuntimeCallName {
+  const char *prefix;
+  const char *rest;
+};
+inline RuntimeCallName runtime_call_name(const char *call) {
+#if KIT_HIP
+  // Advances `text` past `prefix` when it starts with it.
+  const auto skip = [](const char *text, const char *prefix) -> const char * {
+    for (; *prefix; ++text, ++prefix)
+      if (*text != *prefix)
+        return nullptr;
+    return text;
+  };
+  static const char *const kRenamed[][2] = {{"cudaMallocHost(", "hipHostMalloc("},
+                                            {"cudaFreeHost(", "hipHostFree("}};
+  for (const auto &names : kRenamed)
+    if (const char *rest = skip(call, names[0]))
+      return {names[1], rest};
+  if (const char *rest = skip(call, "cuda"))
+    return {"hip", rest};
+#endif
+  return {"", call};
+}
+
 [[noreturn]] inline void fail(cudaError_t err, const char *call, const char *file, int line) {
-  std::fprintf(stderr, "%s error: %s failed at %s:%d: %s (%s)\n", kRuntimeName, call, file, line,
-               cudaGetErrorString(err), cudaGetErrorName(err));
+  const RuntimeCallName name = runtime_call_name(call);
+  std::fprintf(stderr, "%s error: %s%s failed at %s:%d: %s (%s)\n", kRuntimeName, name.prefix,
+               name.rest, file, line, cudaGetErrorString(err), cudaGetErrorName(err));
   std::exit(kGpuFailureExitCode);
 }
 

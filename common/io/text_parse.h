@@ -21,6 +21,15 @@ namespace kit::io {
 std::int64_t parse_header_integer(const char *text, const char *end, const char **cursor,
                                   const std::string &what, std::int64_t min, std::int64_t max);
 
+// The most tokens [begin, end) can hold when `begin` is not inside a token (it follows a header
+// token, so it is at white space or at the end): each token takes one byte of its own and at least
+// one byte of white space before it. Readers size their buffers by the smaller of this and the
+// announced count, so a header announcing more values than the file holds reserves no memory for
+// them; parse_values then reports the shortfall.
+inline std::size_t max_tokens_after(const char *begin, const char *end) {
+  return static_cast<std::size_t>(end - begin) / 2;
+}
+
 struct TextChunk {
   const char *begin;
   const char *end;

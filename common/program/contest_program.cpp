@@ -1,5 +1,6 @@
 #include "program/contest_program.h"
 
+#include "io/host_memory.h"
 #include "io/input_error.h"
 #include "program/small_input.h"
 
@@ -32,6 +33,9 @@ int run_contest_program(int argc, char **argv, const std::function<void(MappedFi
     std::fprintf(stderr, "%s\n", error.what());
     return kExitBadInput;
   } catch (const OutputError &error) {
+    std::fprintf(stderr, "%s: %s\n", path.c_str(), error.what());
+    return kExitSystemFailure;
+  } catch (const kit::HostMemoryError &error) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), error.what());
     return kExitSystemFailure;
   } catch (const std::bad_alloc &) {

@@ -62,6 +62,7 @@ void GpuWarmup::finish() {
     thread_.join();
   else
     status_ = start_runtime(&startup_ms_);
+  // In CUDA spelling like every checked call; on HIP the message names hipFree (gpu.h).
   kit::gpu::check(static_cast<cudaError_t>(status_),
                   "cudaFree(nullptr) (GPU runtime start-up, overlapped with input parsing)",
                   __FILE__, __LINE__);

@@ -25,9 +25,9 @@ public:
   // nothing on the CPU backend. Starts at most once.
   void start();
   // Returns once the runtime is up. A failed start-up is reported like GPU_CHECK reports any
-  // call ("CUDA error: cudaFree(0) ... failed at ...: <cause>") and ends the program with
-  // kit::gpu::kGpuFailureExitCode (3). Starts the runtime on this thread if start() was not
-  // called (or could not create its thread).
+  // call ("CUDA error: cudaFree(nullptr) ... failed at ...: <cause>", on HIP "HIP error:
+  // hipFree(nullptr) ...") and ends the program with kit::gpu::kGpuFailureExitCode (3). Starts
+  // the runtime on this thread if start() was not called (or could not create its thread).
   void finish();
 
   // How long creating the runtime took, on whichever thread did it (0 before finish(), and on

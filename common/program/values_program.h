@@ -11,6 +11,7 @@
 #include "io/text_parse.h"
 #include "io/text_writer.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -63,8 +64,10 @@ int run_values_program(int argc, char **argv, const ValuesProgram<Kind> &program
       warmup.start();
     timer.mark("header");
     ThreadPool &pool = default_pool();
-    // Uninitialised on purpose: the parse threads touch (and so place) the pages first.
-    std::unique_ptr<T[]> input(new T[n]);
+    // Uninitialised on purpose: the parse threads touch (and so place) the pages first. Sized by
+    // what the file can hold as well as by N: a parse that succeeds has found N values, so then
+    // the buffer holds N; an N beyond the file fails in parse_values without reserving N values.
+    std::unique_ptr<T[]> input(new T[std::min(n, max_tokens_after(cursor, file.end()))]);
     StoreInto<T> store{input.get(), n};
     const TrailingTokens trailing =
         parse_values<Kind>(file.data(), cursor, file.end(), n, "value", store, pool);

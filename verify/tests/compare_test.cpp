@@ -102,4 +102,50 @@ TEST(VerifySoftmax, NotationsAndGarbage) {
   EXPECT_EQ(softmax("0.5\n", "abc\n"), Outcome::unusable);
 }
 
+std::string exact_message(const std::string &got, const std::string &expected) {
+  return verify::compare_exact(write_temp(got), write_temp(expected)).message;
+}
+std::string softmax_message(const std::string &got, const std::string &expected) {
+  return verify::compare_softmax(write_temp(got), write_temp(expected)).message;
+}
+
+// True when every byte of `message` is printable ASCII: nothing raw reaches the terminal.
+bool printable(const std::string &message) {
+  for (const char c : message)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
+      return false;
+  return true;
+}
+
+TEST(VerifyMessages, ShortLineNamesHowManyTokensItHas) {
+  EXPECT_EQ(exact_message("1 2\n", "1 2 3\n"),
+            "line 1: the output line ends after 2 tokens, expected more (next expected token "
+            "'3')");
+  EXPECT_EQ(exact_message("7\n5\n", "7\n5 6\n"),
+            "line 2: the output line ends after 1 token, expected more (next expected token '6')");
+  EXPECT_EQ(softmax_message("0.5 0.5\n0.25\n", "0.5 0.5\n0.25 0.75\n"),
+            "line 2: the output line ends after 1 token, expected more (next expected token "
+            "'0.75')");
+  // The last line of a file without a final newline ends as well.
+  EXPECT_EQ(exact_message("1 2 3", "1 2 3 4\n"),
+            "line 1: the output line ends after 3 tokens, expected more (next expected token "
+            "'4')");
+}
+
+TEST(VerifyMessages, UnprintableBytesAreEscaped) {
+  const std::string got = exact_message("1 \x01\x1b[2J\xff\n", "1 2\n");
+  EXPECT_EQ(got, "line 1: token 2: got '\\x01\\x1b[2J\\xff', expected '2'");
+  EXPECT_EQ(exact_message("1 2\n", "1 \x7f\n"), "line 1: token 2: got '2', expected '\\x7f'");
+  // Quotes and backslashes are escaped too, so the quoted token is unambiguous.
+  EXPECT_EQ(exact_message("'\\\n", "x\n"), "line 1: token 1: got '\\x27\\x5c', expected 'x'");
+  const std::string not_a_number = softmax_message("0.5 \x07\n", "0.5 0.5\n");
+  EXPECT_EQ(not_a_number, "line 1: token 2: got '\\x07' (not a number), expected '0.5'");
+  const std::string long_token = std::string(100, '\x02');
+  const std::string cut = exact_message(long_token + "\n", "1\n");
+  EXPECT_NE(cut.find("...'"), std::string::npos) << cut;
+  for (const std::string &message : {got, not_a_number, cut})
+    EXPECT_TRUE(printable(message)) << message;
+  EXPECT_TRUE(printable(softmax_message("0.5\n", "\x1b]0;title\x07\n")));
+}
+
 } // namespace
