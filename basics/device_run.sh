@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the basics targets for the GPU of this machine, runs their GPU tests and benchmarks,
-# and prints the results table (the one in basics/README.md). Logs go to $OUT (or build/...).
+# and prints the results table (the one in basics/README.md) and the judge summary: per problem,
+# the official challenge's cases passed and the performance case's time against its limit. Logs
+# go to $OUT (or build/...).
 #
 #   basics/device_run.sh                      # build, bench, test
 #   PHASES="bench" basics/device_run.sh       # only some phases (build bench test)
@@ -79,3 +81,16 @@ if [[ " $phases " == *" test "* ]]; then
   echo "test: $((SECONDS - start)) s"
 fi
 
+# The judge summary, from the GPU tests' `JUDGE|<problem>|<passed>/<total>` lines and the
+# benchmark's RESULT lines of this run, or of an earlier one into the same $out.
+if [[ -f $out/ctest_all_output.log || -f $out/results.txt ]]; then
+  echo "| problem | judge cases passed | performance case | solve ms | limit | limit ms | % of limit |"
+  echo "|---|---|---|---|---|---|---|"
+  for p in "${problems[@]}"; do
+    judge=$(grep -h "^JUDGE|$p|" "$out/ctest_all_output.log" 2> /dev/null | tail -1 | cut -d'|' -f3)
+    result=$(grep -h "^RESULT|$p|" "$out/results.txt" 2> /dev/null | tail -1)
+    IFS='|' read -r _ _ perf_case solve_ms limit limit_ms limit_percent _ <<< "$result"
+    echo "| $p | ${judge:-not run} | ${perf_case:--} | ${solve_ms:--} | ${limit:--}" \
+      "| ${limit_ms:--} | ${limit_percent:--} |"
+  done
+fi

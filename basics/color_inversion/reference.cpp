@@ -31,7 +31,8 @@ const Problem &color_inversion_problem() {
                       }),
                 // The judge's performance image is 4096 x 5120, past its stated 4096 limit.
                 scalar("width", 1, 8192), scalar("height", 1, 8192)};
-    p.tolerance = {0, 0};
+    // The challenge's tolerance; integer outputs compare exactly whatever it is.
+    p.tolerance = {1e-5, 1e-5};
     set_reference(p, color_inversion_reference);
     p.fill = fill_values;
     // Pixel counts around the 4-pixel vector and the 4096-pixel block tile.
@@ -52,7 +53,22 @@ const Problem &color_inversion_problem() {
                   {2048, 2049}});
     add_tests(p, {{33, 7}}, fill_black, ",black");
     add_tests(p, {{33, 7}}, fill_white, ",white");
-    p.perf = {"width=4096,height=5120", {4096, 5120}, {}};
+    // The official challenge, from the facts of its challenge.py: the tolerance it states, its
+    // example, its functional cases in order and the case it times.
+    JudgeCases &j = p.judge;
+    j.challenge = "challenges/easy/7_color_inversion";
+    j.tolerance = {1e-5, 1e-5};
+    j.example = judge_case(p, "example", {1, 2}, {given({255, 0, 128, 255, 0, 255, 0, 255})});
+    add_judge_functional(
+        p, {2, 2}, {given({255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 128, 128, 128, 255})});
+    add_judge_functional(p, {1, 1}, {given({100, 50, 200, 255})});
+    add_judge_functional(p, {4, 3}, {constant(0)});
+    add_judge_functional(p, {3, 5}, {constant(255)});
+    add_judge_functional(
+        p, {2, 2}, {given({10, 20, 30, 50, 40, 50, 60, 100, 70, 80, 90, 150, 100, 110, 120, 200})});
+    add_judge_functional(p, {64, 64}, {integers(0, 255)});
+    add_judge_functional(p, {64, 32}, {integers(0, 255)});
+    j.performance = judge_case(p, "performance", {4096, 5120}, {integers(0, 255)});
     p.model = memory_bound([](const Case &c) {
       return 8.0 * static_cast<double>(c["width"]) * static_cast<double>(c["height"]);
     });

@@ -56,7 +56,23 @@ const Problem &convolution_1d_problem() {
                   {64, 31},     {100, 17},    {100, 24},    {100, 25},     {1279, 1},
                   {1280, 1},    {1281, 1},    {1300, 21},   {2560, 1},     {2561, 2},
                   {4097, 2047}, {5000, 2047}, {2047, 2047}, {100001, 255}, {300000, 1000}});
-    p.perf = {"input_size=1500000,kernel_size=2047", {1500000, 2047}, {}};
+    // The official challenge, from the facts of its challenge.py: the tolerance it states, its
+    // example, its functional cases in order and the case it times.
+    JudgeCases &j = p.judge;
+    j.challenge = "challenges/easy/9_1d_convolution";
+    j.tolerance = {1e-4, 1e-4};
+    j.example = judge_case(p, "example", {5, 3}, {given({1, 2, 3, 4, 5}), given({1, 0, -1})});
+    add_judge_functional(p, {5, 3}, {given({1, 2, 3, 4, 5}), given({1, 0, -1})});
+    add_judge_functional(p, {4, 2}, {given({2, 4, 6, 8}), given({0.5, 0.2})});
+    add_judge_functional(p, {4, 1}, {given({1, 2, 3, 4}), given({1})});
+    add_judge_functional(p, {6, 2}, {given({1, 1, 1, 0, 0, 0}), given({1, -1})});
+    add_judge_functional(p, {5, 3}, {given({1, 2, 3, 4, 5}), given({0.25, 0.5, 0.25})});
+    for (std::vector<double> sizes :
+         {std::vector<double>{10, 3}, {100, 7}, {1000, 15}, {50, 20}, {200, 2}})
+      add_judge_functional(p, sizes, {uniform(-10, 10), uniform(-1, 1)});
+    for (std::vector<double> sizes : {std::vector<double>{1, 1}, {10, 10}, {10000, 3}})
+      add_judge_functional(p, sizes, {uniform(-1, 1), uniform(-0.1, 0.1)});
+    j.performance = judge_case(p, "performance", {1500000, 2047}, {uniform(-1, 1), uniform(-1, 1)});
     p.model.limit = Limit::fp32_fma;
     p.model.bytes = [](const Case &c) {
       return 4.0 * static_cast<double>(2 * c["input_size"] + 1);

@@ -4,6 +4,7 @@
 #include "bench/limits.h"
 #include "check.h"
 #include "harness/random.h"
+#include "harness/spec.h"
 #include "timing.h"
 
 #include "gpu/gpu.h"
@@ -85,7 +86,8 @@ int run_bench(const Problem &problem, const SolveEntry &entry, const BenchOption
   GPU_CHECK(cudaGetDevice(&device_id));
   GPU_CHECK(cudaGetDeviceProperties(&prop, device_id));
 
-  const Recipe &recipe = problem.perf;
+  const Recipe &recipe = problem.judge.performance;
+  const std::string case_text = label_of(problem.params, recipe.scalars);
   Case c = problem.make_case(recipe.scalars);
   Rng rng(derive_seed(options.seed, problem.name + "/" + recipe.label));
   problem.generate(c, rng, recipe.fill);
@@ -150,7 +152,7 @@ int run_bench(const Problem &problem, const SolveEntry &entry, const BenchOption
     std::snprintf(baseline_ms, sizeof baseline_ms, "%.4f", best.ms);
   }
   std::printf("RESULT|%s|%s|%.4f|%s|%.4f|%.1f%%|%.1f%%|%s|%s|%s|%s\n", problem.name.c_str(),
-              recipe.label.c_str(), kernel.median_ms, limit_name(problem.model.limit), limit_ms,
+              case_text.c_str(), kernel.median_ms, limit_name(problem.model.limit), limit_ms,
               100 * limit_fraction, 100 * memory_fraction, best.name.c_str(), baseline_ms, ratio,
               check.ok() ? "PASS" : "FAIL");
   return check.ok() ? 0 : 1;

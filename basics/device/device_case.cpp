@@ -58,6 +58,12 @@ void DeviceCase::fill_outputs(unsigned char byte) {
       GPU_CHECK(cudaMemset(buffers_[i].base + buffers_[i].offset, byte, buffers_[i].bytes));
 }
 
+void DeviceCase::zero_outputs_the_judge_zeroes() {
+  for (std::size_t i = 0; i < buffers_.size(); ++i)
+    if (problem_.params[i].starts_zeroed)
+      GPU_CHECK(cudaMemset(buffers_[i].base + buffers_[i].offset, 0, buffers_[i].bytes));
+}
+
 Case DeviceCase::download() const {
   Case result = host_;
   for (std::size_t i = 0; i < buffers_.size(); ++i) {

@@ -28,6 +28,8 @@ public:
   void upload_inputs();
   // Output arrays, every byte set to `byte` (0xFF: NaN floats and -1 ints).
   void fill_outputs(unsigned char byte);
+  // Output arrays declared with output_from_zeros set to zeros, as the judge hands them over.
+  void zero_outputs_the_judge_zeroes();
   // The host case with output and in-place arrays replaced by the device contents.
   Case download() const;
   // "" or a description of the first overwritten guard band or modified input array.

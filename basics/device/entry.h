@@ -19,7 +19,8 @@ struct SolveEntry {
 // times solve at the judge's performance size against the problem's limit and baselines.
 int program_main(int argc, char **argv, const SolveEntry &entry);
 
-// The GPU test: every test case and the performance case against the CPU reference.
+// The GPU test: the kit's test cases and the judge's cases (example, functional, performance)
+// against the CPU reference; prints `JUDGE|<problem>|<passed>/<total>` last.
 int gpu_test_main(int argc, char **argv, const SolveEntry &entry);
 
 } // namespace kit::basics

@@ -1,8 +1,11 @@
-// The basics GPU test, shared by every problem: each test case and the judge's performance case
-// on fresh random inputs (the seed is printed; --seed S repeats a run), every output compared with
-// the CPU reference, two calls per case (outputs poisoned with NaN / -1 first, then filled with
-// plausible garbage, so a solve that accumulates into its output without clearing it fails), guard
-// bands and const inputs checked, and the small cases repeated at a misaligned address.
+// The basics GPU test, shared by every problem: the kit's test cases and the official challenge's
+// example, functional and performance cases, on fresh random inputs (the seed is printed; --seed S
+// repeats a run), every output compared with the CPU reference, two calls per case (outputs
+// poisoned with NaN / -1 first, then filled with plausible garbage, so a solve that accumulates
+// into its output without clearing it fails), guard bands and const inputs checked, and the kit's
+// small cases repeated at a misaligned address (the judge's own cases run at cudaMalloc's
+// alignment, as the judge's tensors are). The last line, `JUDGE|<problem>|<passed>/<total>`,
+// counts the judge's cases for basics/device_run.sh.
 #include "check.h"
 #include "entry.h"
 #include "harness/random.h"
@@ -31,7 +34,7 @@ std::size_t case_bytes(const Problem &problem, const Case &c) {
   return bytes;
 }
 
-// Returns the number of failed calls (0 or 1).
+// Returns the number of failed cases (0 or 1).
 int run_case(const Problem &problem, const SolveEntry &entry, const Recipe &recipe,
              std::uint64_t seed, bool also_misaligned) {
   const auto start = std::chrono::steady_clock::now();
@@ -92,15 +95,17 @@ int gpu_test_main(int argc, char **argv, const SolveEntry &entry) {
     std::printf("FAIL %s\n", e.what());
     return 1;
   }
-  int failures = 0, cases = 0;
-  for (const Recipe &recipe : problem->tests) {
-    failures += run_case(*problem, entry, recipe, seed, true);
-    ++cases;
-  }
-  failures += run_case(*problem, entry, problem->perf, seed, false);
-  ++cases;
-  std::printf("%s: %d cases, %d failed\n", test_name.c_str(), cases, failures);
-  return failures == 0 ? 0 : 1;
+  int kit_failures = 0, judge_failures = 0;
+  for (const Recipe &recipe : problem->tests)
+    kit_failures += run_case(*problem, entry, recipe, seed, true);
+  const std::vector<const Recipe *> judge_cases = problem->judge.all();
+  for (const Recipe *recipe : judge_cases)
+    judge_failures += run_case(*problem, entry, *recipe, seed, false);
+  const int cases = static_cast<int>(problem->tests.size() + judge_cases.size());
+  const int judge_total = static_cast<int>(judge_cases.size());
+  std::printf("%s: %d cases, %d failed\n", test_name.c_str(), cases, kit_failures + judge_failures);
+  std::printf("JUDGE|%s|%d/%d\n", problem->name.c_str(), judge_total - judge_failures, judge_total);
+  return kit_failures + judge_failures == 0 ? 0 : 1;
 }
 
 } // namespace kit::basics

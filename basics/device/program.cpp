@@ -1,5 +1,6 @@
 // `<problem> CASE.in > CASE.out`: the judge's flow on one case (inputs uploaded, outputs
-// allocated and poisoned, solve called with device pointers, outputs downloaded and printed).
+// allocated and poisoned, or zeroed where the judge zeroes them, solve called with device
+// pointers, outputs downloaded and printed).
 #include "bench_run.h"
 #include "device_case.h"
 #include "entry.h"
@@ -44,6 +45,7 @@ int run_case_file(const Problem &problem, const SolveEntry &entry, const char *p
   DeviceCase device(problem, c);
   device.upload_inputs();
   device.fill_outputs(0xFF);
+  device.zero_outputs_the_judge_zeroes();
   entry.solve.invoke(device.slots());
   GPU_CHECK(cudaGetLastError());
   GPU_CHECK(cudaDeviceSynchronize());

@@ -214,9 +214,9 @@ Case read_input(const Problem &problem, const std::string &path) {
   Tokens in(path);
   expect_problem_line(in, problem.name);
   Case c = problem.make_case(
-      std::vector<long long>(std::count_if(problem.params.begin(), problem.params.end(),
-                                           [](const Param &p) { return p.role == Role::scalar; }),
-                             0));
+      std::vector<double>(std::count_if(problem.params.begin(), problem.params.end(),
+                                        [](const Param &p) { return p.role == Role::scalar; }),
+                          0.0));
   std::vector<int> header_line(problem.params.size(), 0);
   for (std::size_t i = 0; i < problem.params.size(); ++i) {
     const Param &p = problem.params[i];
@@ -225,16 +225,17 @@ Case read_input(const Problem &problem, const std::string &path) {
     if (p.role == Role::scalar) {
       std::string_view token = in.next();
       header_line[i] = in.line();
+      const std::string type = p.elem == Elem::f32 ? "float" : "int";
       if (token != p.name)
-        in.fail("scalar '" + p.name + " = <int>'", token);
+        in.fail("scalar '" + p.name + " = <" + type + ">'", token);
       token = in.next();
       if (token != "=")
         in.fail("'=' after '" + p.name + "'", token);
       token = in.next();
-      int v;
-      if (!parse_number(token, v))
-        in.fail("an int value for '" + p.name + "'", token);
-      c.scalars[i] = v;
+      if (!parse_scalar(p, token, c.scalars[i]))
+        in.fail(std::string(p.elem == Elem::f32 ? "a float" : "an int") + " value for '" + p.name +
+                    "'",
+                token);
     } else {
       header_line[i] = read_array(in, p, c.arrays[i]);
     }
@@ -317,7 +318,7 @@ void write_input(const Problem &problem, const Case &c, std::FILE *out) {
   for (std::size_t i = 0; i < problem.params.size(); ++i) {
     const Param &p = problem.params[i];
     if (p.role == Role::scalar)
-      std::fprintf(out, "%s = %lld\n", p.name.c_str(), c.scalars[i]);
+      std::fprintf(out, "%s = %s\n", p.name.c_str(), scalar_text(p, c.scalars[i]).c_str());
     else if (p.role != Role::out)
       write_array(out, p, c.arrays[i]);
   }

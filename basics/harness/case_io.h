@@ -6,11 +6,12 @@
 //   1 2.5 -3 4           <- then exactly `count` values, split into lines at will
 //   B f32 4
 //   5 6 7 8
-//   N = 4                <- scalar record (every scalar is an int)
+//   N = 4                <- scalar record: an int, or a float for a float parameter (lo = -51.24)
 //
-// A `.in` file holds the scalars and the input and in-place arrays in solve's parameter order;
-// a `.out` file holds the output and in-place arrays after the call. Floats are written in the
-// shortest form that reads back to the same float, so a file round-trips bit for bit.
+// A `.in` file holds the scalars and the input and in-place arrays in solve's parameter order
+// (scalars may come anywhere in it); a `.out` file holds the output and in-place arrays after
+// the call. Floats, in arrays and scalars, are written in the shortest form that reads back to the
+// same float, so a file round-trips bit for bit.
 #pragma once
 
 #include "problem.h"

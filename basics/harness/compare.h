@@ -27,6 +27,13 @@ Comparison compare_outputs(const Problem &problem, const Case &got, const Case &
 Comparison compare_sampled(const Problem &problem, const Case &got,
                            const std::vector<SampledValue> &expected);
 
+// For outputs declared with output_from_zeros: an element the solve left untouched (all its
+// bytes still equal `fill`, the byte the outputs were pre-filled with) where the reference has 0
+// takes the reference's value, because the judge's zero-filled buffer holds 0 there. Elements the
+// solve wrote, and untouched ones where the reference has another value, are left to compare.
+void accept_untouched_zeros(const Problem &problem, Case &got, const Case &expected,
+                            unsigned char fill);
+
 // Folds `part` into `total` (keeps the first mismatch found).
 void merge(Comparison &total, const Comparison &part);
 

@@ -3,8 +3,9 @@
 //   basics_gen list
 //   basics_gen <problem> <case> [--seed S] <prefix>     -> <prefix>.in and <prefix>.out
 //
-// <case> is a name from `list` (the test cases and `perf`, the judge's performance case with its
-// value distribution) or scalar assignments such as N=1000 or rows=3,cols=5 (default values).
+// <case> is a name from `list`: a test case, a judge case by its first word (judge:example,
+// judge:functional-3, judge:performance; `perf` is short for the last), or scalar assignments such
+// as N=1000, rows=3,cols=5 or lo=-0.5,hi=2.5,N=3 (default values).
 #include "case_io.h"
 #include "random.h"
 #include "registry.h"
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 namespace {
@@ -36,46 +38,33 @@ int usage() {
 
 void list() {
   for (const Problem *p : all_problems()) {
-    std::printf("%s: perf (%s)", p->name.c_str(), p->perf.label.c_str());
+    std::printf("%s (%s, atol %g, rtol %g)\n", p->name.c_str(), p->judge.challenge.c_str(),
+                p->judge.tolerance.atol, p->judge.tolerance.rtol);
     for (const Recipe &r : p->tests)
-      std::printf(" %s", r.label.c_str());
-    std::printf("\n");
+      std::printf("  %s\n", r.label.c_str());
+    for (const Recipe *r : p->judge.all())
+      std::printf("  %s\n", r->label.c_str());
   }
 }
 
-// Parses "a=1,b=2" into the problem's scalars, in parameter order.
-Recipe recipe_from_assignments(const Problem &problem, const std::string &text) {
-  std::vector<long long> scalars;
-  std::string rest = text;
-  for (const Param &p : problem.params) {
-    if (p.role != Role::scalar)
-      continue;
-    const std::string prefix = p.name + "=";
-    if (rest.compare(0, prefix.size(), prefix) != 0)
-      fail("case '" + text + "': expected '" + prefix +
-           "<int>' (a case name from basics_gen list, or every scalar in order)");
-    rest.erase(0, prefix.size());
-    char *end = nullptr;
-    const long long v = std::strtoll(rest.c_str(), &end, 10);
-    if (end == rest.c_str())
-      fail("case '" + text + "': expected an integer after '" + prefix + "'");
-    scalars.push_back(v);
-    rest.erase(0, static_cast<std::size_t>(end - rest.c_str()));
-    if (!rest.empty() && rest[0] == ',')
-      rest.erase(0, 1);
-  }
-  if (!rest.empty())
-    fail("case '" + text + "': unexpected '" + rest + "'");
-  return {text, scalars, {}};
-}
+// A label's first word: "judge:functional-3" of "judge:functional-3 (N=1, all 0)".
+std::string first_word(const std::string &label) { return label.substr(0, label.find(' ')); }
 
 Recipe find_recipe(const Problem &problem, const std::string &name) {
   if (name == "perf")
-    return problem.perf;
+    return problem.judge.performance;
   for (const Recipe &r : problem.tests)
     if (r.label == name)
       return r;
-  return recipe_from_assignments(problem, name);
+  for (const Recipe *r : problem.judge.all())
+    if (r->label == name || first_word(r->label) == name)
+      return *r;
+  try {
+    return {name, parse_assignments(problem, name), {}};
+  } catch (const std::invalid_argument &e) {
+    fail("case '" + name + "': " + e.what() +
+         " (a case name from basics_gen list, or every scalar in order)");
+  }
 }
 
 void write_file(const std::string &path, const Problem &problem, const Case &c, bool outputs) {

@@ -2,6 +2,8 @@
 
 #include "random.h"
 
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -67,21 +69,75 @@ Param output(const char *name, Elem elem, CountFn count) {
 Param inout(const char *name, Elem elem, CountFn count) {
   return array_param(name, Role::inout, elem, std::move(count));
 }
-Param scalar(const char *name, long long min, long long max) {
+Param output_from_zeros(const char *name, Elem elem, CountFn count) {
+  Param p = array_param(name, Role::out, elem, std::move(count));
+  p.starts_zeroed = true;
+  return p;
+}
+
+namespace {
+Param scalar_param(const char *name, Elem elem, double min, double max) {
   Param p;
   p.name = name;
   p.role = Role::scalar;
-  p.elem = Elem::i32;
+  p.elem = elem;
   p.min = min;
   p.max = max;
   return p;
 }
 
-long long Case::operator[](const char *name) const {
-  for (std::size_t i = 0; i < params->size(); ++i)
-    if ((*params)[i].role == Role::scalar && (*params)[i].name == name)
-      return scalars[i];
+// The value of scalar `name` in `c`, which must have type `elem`.
+double scalar_value(const Case &c, const char *name, Elem elem) {
+  for (std::size_t i = 0; i < c.params->size(); ++i) {
+    const Param &p = (*c.params)[i];
+    if (p.role != Role::scalar || p.name != name)
+      continue;
+    if (p.elem != elem)
+      throw std::logic_error(std::string("scalar parameter ") + name + " is not " +
+                             (elem == Elem::f32 ? "a float" : "an int"));
+    return c.scalars[i];
+  }
   throw std::logic_error(std::string("no scalar parameter named ") + name);
+}
+} // namespace
+
+Param scalar(const char *name, long long min, long long max) {
+  return scalar_param(name, Elem::i32, static_cast<double>(min), static_cast<double>(max));
+}
+Param float_scalar(const char *name, float min, float max) {
+  return scalar_param(name, Elem::f32, min, max);
+}
+
+std::string scalar_text(const Param &param, double value) {
+  char buf[64];
+  std::to_chars_result r;
+  if (param.elem == Elem::f32)
+    r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(value));
+  else
+    r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(value));
+  return std::string(buf, r.ptr);
+}
+
+bool parse_scalar(const Param &param, std::string_view text, double &value) {
+  const char *end = text.data() + text.size();
+  if (param.elem == Elem::f32) {
+    float v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), end, v);
+    value = v;
+    return ec == std::errc() && ptr == end && !text.empty();
+  }
+  int v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  value = v;
+  return ec == std::errc() && ptr == end && !text.empty();
+}
+
+long long Case::operator[](const char *name) const {
+  return static_cast<long long>(scalar_value(*this, name, Elem::i32));
+}
+
+float Case::real(const char *name) const {
+  return static_cast<float>(scalar_value(*this, name, Elem::f32));
 }
 
 std::size_t Case::count(std::size_t index) const {
@@ -95,7 +151,7 @@ std::size_t Problem::index_of(const std::string &param_name) const {
   throw std::logic_error(name + " has no parameter " + param_name);
 }
 
-Case Problem::make_case(const std::vector<long long> &scalar_values) const {
+Case Problem::make_case(const std::vector<double> &scalar_values) const {
   Case c;
   c.params = &params;
   c.scalars.assign(params.size(), 0);
@@ -106,7 +162,13 @@ Case Problem::make_case(const std::vector<long long> &scalar_values) const {
       continue;
     if (next == scalar_values.size())
       throw std::logic_error(name + ": too few scalars for a case");
-    c.scalars[i] = scalar_values[next++];
+    const double value = scalar_values[next++];
+    if (params[i].elem == Elem::f32)
+      c.scalars[i] = static_cast<float>(value);
+    else if (value == std::floor(value))
+      c.scalars[i] = value;
+    else
+      throw std::logic_error(name + ": int scalar " + params[i].name + " given a fraction");
   }
   if (next != scalar_values.size())
     throw std::logic_error(name + ": too many scalars for a case");
@@ -116,9 +178,10 @@ Case Problem::make_case(const std::vector<long long> &scalar_values) const {
 std::string Problem::validate(const Case &c) const {
   for (std::size_t i = 0; i < params.size(); ++i) {
     const Param &p = params[i];
-    if (p.role == Role::scalar && (c.scalars[i] < p.min || c.scalars[i] > p.max))
-      return p.name + " = " + std::to_string(c.scalars[i]) + " is outside [" +
-             std::to_string(p.min) + ", " + std::to_string(p.max) + "]";
+    // Written so that NaN fails too.
+    if (p.role == Role::scalar && !(c.scalars[i] >= p.min && c.scalars[i] <= p.max))
+      return p.name + " = " + scalar_text(p, c.scalars[i]) + " is outside [" +
+             scalar_text(p, p.min) + ", " + scalar_text(p, p.max) + "]";
   }
   return check ? check(c) : std::string();
 }
@@ -149,6 +212,14 @@ Case Problem::solve_reference(const Case &inputs) const {
   return result;
 }
 
+std::vector<const Recipe *> JudgeCases::all() const {
+  std::vector<const Recipe *> recipes = {&example};
+  for (const Recipe &r : functional)
+    recipes.push_back(&r);
+  recipes.push_back(&performance);
+  return recipes;
+}
+
 bool Problem::needs_sampled_check(const Case &c) const {
   return sampled_reference && reference_work && reference_work(c) > full_reference_limit;
 }
@@ -168,7 +239,7 @@ void check_signature(const Problem &problem, const std::vector<Shape> &shape, co
         (want_pointer && shape[i].is_const != want_const))
       fail("parameter " + std::to_string(i + 1) + " (" + p.name + ") should be " +
            (want_pointer ? std::string(want_const ? "const " : "") + elem_name(p.elem) + "*"
-                         : std::string("int")));
+                         : std::string(p.elem == Elem::f32 ? "float" : "int")));
   }
 }
 

@@ -1,8 +1,8 @@
 // Calling a judge-style `solve` generically. bind(fn) turns any function whose parameters are
-// pointers to float/int/unsigned/unsigned char and `int`s into an Invoker that takes one Slot per
-// parameter, and records the parameter types (Shape) so the harness can check them against the
-// problem's description. The same binding serves the GPU solve (device pointers), the CPU
-// reference (host pointers) and the benchmark baselines.
+// pointers to float/int/unsigned/unsigned char and `int` or `float` scalars, in any order, into an
+// Invoker that takes one Slot per parameter, and records the parameter types (Shape) so the
+// harness can check them against the problem's description. The same binding serves the GPU solve
+// (device pointers), the CPU reference (host pointers) and the benchmark baselines.
 #pragma once
 
 #include <cstddef>
@@ -21,7 +21,8 @@ std::size_t elem_size(Elem elem);
 const char *elem_name(Elem elem);
 const char *role_name(Role role);
 
-// A parameter type as C++ sees it: a pointer (to const or not) to an element, or an int.
+// A parameter type as C++ sees it: a pointer (to const or not) to an element, or a scalar (an int
+// has elem i32, a float f32).
 struct Shape {
   bool is_pointer;
   bool is_const;
@@ -30,7 +31,7 @@ struct Shape {
 
 struct Slot {
   void *pointer = nullptr;
-  long long value = 0;
+  double value = 0; // scalars: a double holds every int and every float exactly
 };
 using Invoker = std::function<void(const std::vector<Slot> &)>;
 
@@ -54,8 +55,9 @@ template <class P> Shape shape_of() {
     using Pointee = std::remove_pointer_t<P>;
     return {true, std::is_const_v<Pointee>, elem_of<std::remove_const_t<Pointee>>()};
   } else {
-    static_assert(std::is_same_v<P, int>, "solve's scalar parameters are int");
-    return {false, false, Elem::i32};
+    static_assert(std::is_same_v<P, int> || std::is_same_v<P, float>,
+                  "solve's scalar parameters are int or float");
+    return {false, false, elem_of<P>()};
   }
 }
 

@@ -24,11 +24,15 @@ std::vector<long long> awkward_sizes(std::initializer_list<long long> tiles);
 // its element count.
 void add_awkward_size_tests(Problem &problem, std::initializer_list<long long> tiles);
 
-// "N=31" or "rows=31,cols=33" for the scalar values of a recipe.
-std::string label_of(const std::vector<Param> &params, const std::vector<long long> &scalars);
+// "N=31", "rows=31,cols=33" or "lo=-51.24,hi=39.51,N=100000" for the scalar values of a recipe.
+std::string label_of(const std::vector<Param> &params, const std::vector<double> &scalars);
+
+// Parses that form back: every scalar, in order, as "name=value" separated by commas. Returns the
+// values, or throws std::invalid_argument saying what is wrong.
+std::vector<double> parse_assignments(const Problem &problem, const std::string &text);
 
 // Adds a recipe per scalar list, labelled by label_of.
-void add_tests(Problem &problem, const std::vector<std::vector<long long>> &scalar_lists,
+void add_tests(Problem &problem, const std::vector<std::vector<double>> &scalar_lists,
                const FillFn &fill = {}, const std::string &suffix = "");
 
 // Element count of an array parameter sized by one scalar, or by a product of two.
@@ -37,5 +41,41 @@ CountFn count_of(const char *a, const char *b);
 CountFn count_one();
 
 PerfModel memory_bound(std::function<double(const Case &)> bytes);
+
+// ---- The judge's cases (Problem::judge) ----
+//
+// A judge case names its values per input array, in parameter order (the input and in-place
+// arrays), so that its label says what the challenge feeds solve:
+//
+//   add_judge_functional(p, {1024}, {uniform(-10, 10)});
+//   add_judge_functional(p, {4}, {given({1, 2, 3, 4}), given({5, 6, 7, 8})});
+//   p.judge.performance = judge_case(p, "performance", {5000000, 10}, {integers(0, 2147483647)});
+
+// The values of one input array and how a label describes them.
+struct ArrayValues {
+  std::string description; // "U(-10, 10)", "integers 1..100000", "given values", "all 0"
+  std::function<void(Case &, std::size_t param, Rng &)> fill;
+};
+
+// The challenge's literal values (matrices row-major); their number must equal the array's count.
+ArrayValues given(std::vector<double> values);
+// Floats uniform in [lo, hi) (torch's uniform_); f32 arrays only.
+ArrayValues uniform(double lo, double hi);
+// Every integer in [lo, hi] equally likely (torch.randint(lo, hi + 1)); integer arrays only.
+ArrayValues integers(double lo, double hi);
+// Every element equal to `value` (zeros, ones, a repeated literal).
+ArrayValues constant(double value);
+
+// A generator that fills the input and in-place arrays, in parameter order, one entry each (also
+// usable as a problem's default generator: p.fill = fill_with(p, {uniform(-100, 100)})).
+FillFn fill_with(const Problem &problem, const std::vector<ArrayValues> &values);
+
+// A judge case labelled "judge:<kind> (<scalars>, <values>)", e.g. "judge:functional-3 (N=3,
+// given values)". `values` has one entry per input and in-place array.
+Recipe judge_case(const Problem &problem, const std::string &kind,
+                  const std::vector<double> &scalars, const std::vector<ArrayValues> &values);
+// Appends the next functional case ("functional-<k>").
+void add_judge_functional(Problem &problem, const std::vector<double> &scalars,
+                          const std::vector<ArrayValues> &values);
 
 } // namespace kit::basics

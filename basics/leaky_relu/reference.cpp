@@ -37,7 +37,21 @@ const Problem &leaky_relu_problem() {
     add_awkward_size_tests(p, {4096});
     add_tests(p, {{1000003}});
     add_tests(p, {{4099}}, fill_edge_values, ",edge-values");
-    p.perf = {"N=50000000", {50000000}, {}};
+    // The official challenge, from the facts of its challenge.py: the tolerance it states, its
+    // example, its functional cases in order and the case it times.
+    JudgeCases &j = p.judge;
+    j.challenge = "challenges/easy/23_leaky_relu";
+    j.tolerance = {1e-6, 1e-6};
+    j.example = judge_case(p, "example", {4}, {given({1, -2, 3, -4})});
+    add_judge_functional(p, {1}, {given({2})});
+    add_judge_functional(p, {2}, {given({-1, 1})});
+    add_judge_functional(p, {3}, {given({-2, 0, 2})});
+    add_judge_functional(p, {4}, {given({1, -2, 3, -4})});
+    add_judge_functional(p, {5}, {given({1, 2, 3, 4, 5})});
+    add_judge_functional(p, {5}, {given({-1, -2, -3, -4, -5})});
+    add_judge_functional(p, {1024}, {constant(0)});
+    add_judge_functional(p, {10000}, {uniform(-100, 100)});
+    j.performance = judge_case(p, "performance", {50000000}, {uniform(-1000, 1000)});
     p.model = memory_bound([](const Case &c) { return 8.0 * static_cast<double>(c["N"]); });
     return p;
   }();

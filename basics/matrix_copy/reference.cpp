@@ -28,7 +28,19 @@ const Problem &matrix_copy_problem() {
     // N*N crosses the 4096-element block tile and leaves every remainder mod 4.
     add_tests(
         p, {{1}, {2}, {3}, {5}, {31}, {32}, {33}, {63}, {64}, {65}, {127}, {1023}, {1025}, {2047}});
-    p.perf = {"N=4096", {4096}, {}};
+    // The official challenge, from the facts of its challenge.py: the tolerance it states, its
+    // example, its functional cases in order and the case it times.
+    JudgeCases &j = p.judge;
+    j.challenge = "challenges/easy/31_matrix_copy";
+    j.tolerance = {1e-5, 1e-5};
+    j.example = judge_case(p, "example", {2}, {given({1, 2, 3, 4})});
+    add_judge_functional(p, {2}, {given({1, 2, 3, 4})});
+    add_judge_functional(p, {4}, {constant(0)});
+    add_judge_functional(p, {3}, {given({1, 0, 0, 0, 1, 0, 0, 0, 1})});
+    add_judge_functional(p, {2}, {given({-1, -2, -3, -4})});
+    add_judge_functional(p, {16}, {uniform(-10, 10)});
+    add_judge_functional(p, {1}, {given({42})});
+    j.performance = judge_case(p, "performance", {4096}, {uniform(-1000, 1000)});
     p.model = memory_bound([](const Case &c) {
       const double n = static_cast<double>(c["N"]);
       return 8.0 * n * n;

@@ -141,7 +141,27 @@ const Problem &matrix_multiplication_problem() {
                {2048, 8192, 63},
                {8192, 6144, 4096}},
               fill_small_integers, ",integers");
-    p.perf = {"M=8192,N=6144,K=4096", {8192, 6144, 4096}, {}};
+    // The official challenge, from the facts of its challenge.py: the tolerance it states, its
+    // example, its functional cases in order and the case it times.
+    JudgeCases &j = p.judge;
+    j.challenge = "challenges/easy/2_matrix_multiplication";
+    j.tolerance = {1e-4, 1e-4};
+    j.example = judge_case(p, "example", {2, 2, 2}, {given({1, 2, 3, 4}), given({5, 6, 7, 8})});
+    add_judge_functional(p, {2, 2, 2}, {given({1, 2, 3, 4}), given({5, 6, 7, 8})});
+    add_judge_functional(p, {1, 3, 1}, {given({1, 2, 3}), given({4, 5, 6})});
+    const std::vector<double> identity = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    add_judge_functional(p, {3, 3, 3}, {given(identity), given(identity)});
+    add_judge_functional(p, {2, 2, 2}, {constant(0), constant(0)});
+    add_judge_functional(p, {2, 3, 1}, {given({1, 2, 3, 4, 5, 6}), given({1, 2, 3})});
+    for (std::vector<double> mnk :
+         {std::vector<double>{4, 4, 4}, {8, 6, 10}, {16, 12, 20}, {32, 8, 16}, {8, 16, 32}})
+      add_judge_functional(p, mnk, {uniform(-10, 10), uniform(-10, 10)});
+    // The largest is checked on sampled rows and columns with the FP32 allowance (see above).
+    for (std::vector<double> mnk :
+         {std::vector<double>{1, 1, 1}, {1, 5, 3}, {5, 3, 1}, {8192, 6144, 4096}})
+      add_judge_functional(p, mnk, {uniform(-1, 1), uniform(-1, 1)});
+    j.performance =
+        judge_case(p, "performance", {8192, 6144, 4096}, {uniform(-10, 10), uniform(-10, 10)});
     p.model.limit = Limit::fp32_fma;
     p.model.bytes = [](const Case &c) {
       return 4.0 * static_cast<double>(c["M"] * c["N"] + c["N"] * c["K"] + c["M"] * c["K"]);

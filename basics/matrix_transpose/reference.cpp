@@ -46,7 +46,23 @@ const Problem &matrix_transpose_problem() {
                   {2048, 31},
                   {31, 2048},
                   {8192, 33}});
-    p.perf = {"rows=7000,cols=6000", {7000, 6000}, {}};
+    // The official challenge, from the facts of its challenge.py: the tolerance it states, its
+    // example, its functional cases in order and the case it times.
+    JudgeCases &j = p.judge;
+    j.challenge = "challenges/easy/3_matrix_transpose";
+    j.tolerance = {1e-5, 1e-5};
+    j.example = judge_case(p, "example", {2, 3}, {given({1, 2, 3, 4, 5, 6})});
+    add_judge_functional(p, {2, 3}, {given({1, 2, 3, 4, 5, 6})});
+    add_judge_functional(p, {3, 1}, {given({1, 2, 3})});
+    add_judge_functional(p, {2, 2}, {given({1, 2, 3, 4})});
+    add_judge_functional(p, {1, 4}, {given({1, 2, 3, 4})});
+    add_judge_functional(p, {4, 1}, {given({1, 2, 3, 4})});
+    for (std::vector<double> shape :
+         {std::vector<double>{4, 6}, {8, 8}, {16, 12}, {32, 8}, {8, 32}})
+      add_judge_functional(p, shape, {uniform(-10, 10)});
+    add_judge_functional(p, {1, 1}, {uniform(-1, 1)});
+    add_judge_functional(p, {8192, 8192}, {uniform(-1, 1)});
+    j.performance = judge_case(p, "performance", {7000, 6000}, {uniform(-10, 10)});
     p.model = memory_bound([](const Case &c) {
       return 8.0 * static_cast<double>(c["rows"]) * static_cast<double>(c["cols"]);
     });

@@ -48,12 +48,23 @@ const Problem &rainbow_table_problem() {
     set_reference(p, rainbow_table_reference);
     p.fill = fill_values;
     // A block hashes 1024 words (four per thread).
-    for (long long n : awkward_sizes({1024}))
-      for (long long r : {1, 3})
-        p.tests.push_back({label_of(p.params, {n, r}), {n, r}, {}});
+    for (double n : awkward_sizes({1024}))
+      add_tests(p, {{n, 1}, {n, 3}});
     add_tests(p, {{1000003, 10}, {4097, 100}, {5, 100}});
     add_tests(p, {{999, 2}}, fill_edge_values, ",edge-values");
-    p.perf = {"N=5000000,R=10", {5000000, 10}, {}};
+    // The official challenge, from the facts of its challenge.py: the tolerance it states, its
+    // example, its functional cases in order and the case it times.
+    JudgeCases &j = p.judge;
+    j.challenge = "challenges/easy/24_rainbow_table";
+    j.tolerance = {0, 0};
+    // The challenge's random words are non-negative: integers 0..2^31-1.
+    j.example = judge_case(p, "example", {3, 2}, {given({123, 456, 789})});
+    add_judge_functional(p, {3, 2}, {given({123, 456, 789})});
+    add_judge_functional(p, {3, 3}, {given({0, 1, 2147483647})});
+    add_judge_functional(p, {5, 1}, {given({1, 2, 3, 4, 5})});
+    add_judge_functional(p, {1024, 50}, {integers(0, 2147483647)});
+    add_judge_functional(p, {10000, 10}, {integers(0, 2147483647)});
+    j.performance = judge_case(p, "performance", {5000000, 10}, {integers(0, 2147483647)});
     p.model.limit = Limit::fnv_rounds;
     p.model.bytes = [](const Case &c) { return 8.0 * static_cast<double>(c["N"]); };
     p.model.ops = [](const Case &c) {

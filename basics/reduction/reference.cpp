@@ -16,10 +16,6 @@ void fill_values(Case &c, Rng &rng) {
   fill_uniform(c.array<float>(0), c.count(0), -1000.0f, 1000.0f, rng);
 }
 
-void fill_judge_values(Case &c, Rng &rng) {
-  fill_uniform(c.array<float>(0), c.count(0), 0.0f, 1000.0f, rng);
-}
-
 // Pairs x, -x (shuffled by position): the exact sum is 0, so only the absolute tolerance 1e-5
 // applies while the partial sums reach thousands. Odd N leaves one unpaired 0.25.
 void fill_cancelling(Case &c, Rng &rng) {
@@ -58,7 +54,21 @@ const Problem &reduction_problem() {
     add_tests(p, {{1000003}, {100000000}});
     add_tests(p, {{2}, {33}, {4097}, {1000001}, {10000000}}, fill_cancelling, ",cancelling");
     add_tests(p, {{4096}, {1000000}}, fill_extremes, ",+-1000");
-    p.perf = {"N=4194304", {4194304}, fill_judge_values};
+    // The official challenge, from the facts of its challenge.py: the tolerance it states, its
+    // example, its functional cases in order and the case it times.
+    JudgeCases &j = p.judge;
+    j.challenge = "challenges/medium/4_reduction";
+    j.tolerance = {1e-5, 1e-5};
+    j.example = judge_case(p, "example", {8}, {given({1, 2, 3, 4, 5, 6, 7, 8})});
+    add_judge_functional(p, {8}, {given({1, 2, 3, 4, 5, 6, 7, 8})});
+    add_judge_functional(p, {4}, {given({-2.5, 1.5, -1, 2})});
+    add_judge_functional(p, {1}, {given({42})});
+    add_judge_functional(p, {1024}, {constant(0)});
+    add_judge_functional(p, {1024}, {constant(1)});
+    add_judge_functional(p, {5}, {given({1, 2, 3, 4, 5})});
+    add_judge_functional(p, {10000}, {uniform(-1000, 1000)});
+    add_judge_functional(p, {15000000}, {uniform(0, 1000)});
+    j.performance = judge_case(p, "performance", {4194304}, {uniform(0, 1000)});
     p.model = memory_bound([](const Case &c) { return 4.0 * static_cast<double>(c["N"]); });
     return p;
   }();

@@ -36,7 +36,24 @@ const Problem &relu_problem() {
     add_awkward_size_tests(p, {4096});
     add_tests(p, {{1000003}});
     add_tests(p, {{4099}}, fill_edge_values, ",edge-values");
-    p.perf = {"N=25000000", {25000000}, {}};
+    // The official challenge, from the facts of its challenge.py: the tolerance it states, its
+    // example, its functional cases in order and the case it times.
+    JudgeCases &j = p.judge;
+    j.challenge = "challenges/easy/21_relu";
+    j.tolerance = {1e-5, 1e-5};
+    j.example = judge_case(p, "example", {5}, {given({-2, -1, 0, 1, 2})});
+    add_judge_functional(p, {1}, {given({2})});
+    add_judge_functional(p, {2}, {given({-1, 1})});
+    add_judge_functional(p, {3}, {given({-2, 0, 2})});
+    add_judge_functional(p, {5}, {given({-2, -1, 0, 1, 2})});
+    add_judge_functional(p, {5}, {given({1, 2, 3, 4, 5})});
+    add_judge_functional(p, {5}, {given({-1, -2, -3, -4, -5})});
+    add_judge_functional(p, {5}, {constant(0)});
+    add_judge_functional(p, {5}, {given({-1000, -100, 0, 100, 1000})});
+    add_judge_functional(p, {5}, {given({-0.001, -0.0001, 0, 0.0001, 0.001})});
+    add_judge_functional(p, {1024}, {uniform(-10, 10)});
+    add_judge_functional(p, {10000}, {uniform(-50, 50)});
+    j.performance = judge_case(p, "performance", {25000000}, {uniform(-100, 100)});
     p.model = memory_bound([](const Case &c) { return 8.0 * static_cast<double>(c["N"]); });
     return p;
   }();

@@ -61,7 +61,23 @@ const Problem &softmax_problem() {
     add_tests(p, {{1025}}, fill_large_negative, ",large-negative");
     add_tests(p, {{2}, {70001}}, fill_outlier, ",outlier");
     add_tests(p, {{3}, {300000}}, fill_equal, ",all-equal");
-    p.perf = {"N=500000", {500000}, {}};
+    // The official challenge, from the facts of its challenge.py: the tolerance it states, its
+    // example, its functional cases in order and the case it times.
+    JudgeCases &j = p.judge;
+    j.challenge = "challenges/medium/5_softmax";
+    j.tolerance = {1e-5, 1e-5};
+    j.example = judge_case(p, "example", {3}, {given({1, 2, 3})});
+    add_judge_functional(p, {3}, {given({1, 2, 3})});
+    add_judge_functional(p, {4}, {constant(0)});
+    add_judge_functional(p, {3}, {given({-1, -2, -3})});
+    add_judge_functional(p, {4}, {given({1, -2, 3, -4})});
+    add_judge_functional(p, {4}, {given({1e-6, 1e-7, 1e-8, 1e-9})});
+    add_judge_functional(p, {3}, {given({10, 15, 20})});
+    add_judge_functional(p, {1}, {given({5})});
+    add_judge_functional(p, {10}, {constant(2.5)});
+    add_judge_functional(p, {2048}, {uniform(0, 10)});
+    add_judge_functional(p, {4}, {given({1000, 1, 2, 3})});
+    j.performance = judge_case(p, "performance", {500000}, {uniform(-10, 10)});
     p.model = memory_bound([](const Case &c) { return 8.0 * static_cast<double>(c["N"]); });
     return p;
   }();

@@ -9,11 +9,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <string>
 
 namespace kit::basics {
@@ -62,12 +64,17 @@ TEST(Problems, SignatureCheckRejectsAWrongSolve) {
   EXPECT_THROW(check_signature(relu, shape_of(short_list), "solve"), std::logic_error);
 }
 
-TEST(Problems, EveryRecipeIsValid) {
+TEST(Problems, EveryRecipeIsValidAndUniquelyLabelled) {
   for (const Problem *p : all_problems()) {
     EXPECT_FALSE(p->tests.empty()) << p->name;
+    std::vector<const Recipe *> recipes = p->judge.all();
     for (const Recipe &r : p->tests)
-      EXPECT_EQ(p->validate(p->make_case(r.scalars)), "") << p->name << " " << r.label;
-    EXPECT_EQ(p->validate(p->make_case(p->perf.scalars)), "") << p->name << " perf";
+      recipes.push_back(&r);
+    std::set<std::string> labels;
+    for (const Recipe *r : recipes) {
+      EXPECT_EQ(p->validate(p->make_case(r->scalars)), "") << p->name << " " << r->label;
+      EXPECT_TRUE(labels.insert(r->label).second) << p->name << ": two cases named " << r->label;
+    }
   }
 }
 
@@ -81,6 +88,64 @@ TEST(Problems, TestSuitesCoverTheAwkwardSizes) {
       EXPECT_TRUE(found) << name << " N=" << n;
     }
   }
+}
+
+TEST(Judge, EveryProblemNamesItsChallengeWhoseToleranceItUses) {
+  for (const Problem *p : all_problems()) {
+    EXPECT_EQ(p->judge.challenge.rfind("challenges/", 0), 0u) << p->name;
+    EXPECT_EQ(p->judge.tolerance.atol, p->tolerance.atol) << p->name;
+    EXPECT_EQ(p->judge.tolerance.rtol, p->tolerance.rtol) << p->name;
+  }
+}
+
+TEST(Judge, CasesAreLabelledByKindInTheChallengesOrder) {
+  for (const Problem *p : all_problems()) {
+    const JudgeCases &j = p->judge;
+    EXPECT_EQ(j.example.label.rfind("judge:example (", 0), 0u) << j.example.label;
+    EXPECT_FALSE(j.functional.empty()) << p->name;
+    for (std::size_t k = 0; k < j.functional.size(); ++k)
+      EXPECT_EQ(j.functional[k].label.rfind("judge:functional-" + std::to_string(k + 1) + " (", 0),
+                0u)
+          << j.functional[k].label;
+    EXPECT_EQ(j.performance.label.rfind("judge:performance (", 0), 0u) << j.performance.label;
+  }
+}
+
+// Every judge case up to a few million elements generates (given values match the array sizes,
+// integer values fit their type) and goes through the CPU reference.
+TEST(Judge, SmallCasesGenerateAndSolve) {
+  for (const Problem *p : all_problems()) {
+    for (const Recipe *r : p->judge.all()) {
+      Case c = p->make_case(r->scalars);
+      double elements = 0;
+      for (std::size_t i = 0; i < p->params.size(); ++i)
+        if (p->params[i].role != Role::scalar)
+          elements += static_cast<double>(p->params[i].count(c));
+      if (elements > 4e6 || p->needs_sampled_check(c))
+        continue;
+      Rng rng(derive_seed(1, p->name + "/" + r->label));
+      ASSERT_NO_THROW(p->generate(c, rng, r->fill)) << p->name << " " << r->label;
+      ASSERT_NO_THROW(p->solve_reference(c)) << p->name << " " << r->label;
+    }
+  }
+}
+
+TEST(Judge, GivenValuesReachTheReference) {
+  const Problem &relu = *find_problem("relu");
+  Case c = relu.make_case(relu.judge.example.scalars);
+  Rng rng(1);
+  relu.generate(c, rng, relu.judge.example.fill);
+  const float input[] = {-2, -1, 0, 1, 2}, output[] = {0, 0, 0, 1, 2};
+  EXPECT_EQ(std::memcmp(c.array<float>(0), input, sizeof input), 0);
+  EXPECT_EQ(std::memcmp(relu.solve_reference(c).array<float>(1), output, sizeof output), 0);
+
+  const Problem &table = *find_problem("rainbow_table");
+  const Recipe &perf = table.judge.performance;
+  Case words = table.make_case(perf.scalars);
+  table.generate(words, rng, perf.fill);
+  const int *w = words.array<int>(0);
+  EXPECT_TRUE(std::all_of(w, w + words.count(0), [](int v) { return v >= 0; }))
+      << "the challenge's words are non-negative";
 }
 
 TEST(Examples, ReferencesReproduceTheHandCheckedAnswers) {
