@@ -3,6 +3,7 @@
 // the tests and the benchmark use. Each problem describes itself once, in its reference.cpp.
 #pragma once
 
+#include "random.h"
 #include "signature.h"
 
 #include <cfloat>
@@ -14,7 +15,6 @@
 
 namespace kit::basics {
 
-class Rng;
 struct Case;
 
 using CountFn = std::function<std::size_t(const Case &)>;

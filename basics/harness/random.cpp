@@ -2,14 +2,6 @@
 
 namespace kit::basics {
 
-std::uint64_t derive_seed(std::uint64_t base, const std::string &label) {
-  // FNV-1a over the label, mixed with the base through one SplitMix64 step.
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : label)
-    h = (h ^ c) * 1099511628211ull;
-  return Rng(base ^ h).next();
-}
-
 void fill_uniform(float *data, std::size_t n, float lo, float hi, Rng &rng) {
   for (std::size_t i = 0; i < n; ++i)
     data[i] = rng.uniform(lo, hi);
