@@ -536,21 +536,25 @@ void launch_cooperative(const char *name, void (*kernel)(Params...), unsigned gr
                         std::size_t shared_bytes, cudaStream_t stream, Args &&...args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "one argument per kernel parameter");
   if (!cooperative_launch_supported()) {
-    std::fprintf(stderr, "%s error: %s needs a cooperative launch, which this GPU does not support\n",
+    std::fprintf(stderr,
+                 "%s error: %s needs a cooperative launch, which this GPU does not support\n",
                  kRuntimeName, name);
     std::exit(kGpuFailureExitCode);
   }
   // The runtime copies the arguments from these addresses, typed exactly as the kernel's.
   auto params = std::tuple<Params...>(std::forward<Args>(args)...);
   void *pointers[sizeof...(Params) > 0 ? sizeof...(Params) : 1] = {};
-  std::apply([&](auto &...p) {
-    int i = 0;
-    ((pointers[i++] = static_cast<void *>(&p)), ...);
-  }, params);
+  std::apply(
+      [&](auto &...p) {
+        int i = 0;
+        ((pointers[i++] = static_cast<void *>(&p)), ...);
+      },
+      params);
   const cudaError_t err = cudaLaunchCooperativeKernel(reinterpret_cast<void *>(kernel), dim3(grid),
                                                       dim3(block), pointers, shared_bytes, stream);
   if (err != cudaSuccess) {
-    std::fprintf(stderr, "%s error: cooperative launch of %s (%u blocks of %u threads, %zu bytes of "
+    std::fprintf(stderr,
+                 "%s error: cooperative launch of %s (%u blocks of %u threads, %zu bytes of "
                  "shared memory) failed: %s (%s)\n",
                  kRuntimeName, name, grid, block, shared_bytes, cudaGetErrorString(err),
                  cudaGetErrorName(err));

@@ -85,8 +85,7 @@ public:
     finish_timing();
   }
 
-  template <class Before>
-  void download(const T *device, T *host, std::size_t n, Before &&before) {
+  template <class Before> void download(const T *device, T *host, std::size_t n, Before &&before) {
     reserve(false);
     const std::size_t chunks = chunk_count(n);
     auto start = [&](std::size_t k) {
@@ -115,9 +114,8 @@ public:
         stage_out(slot, out + (k - slots()) * chunk_, size_of(k - slots(), n));
       stage_in(slot, in + k * chunk_, size_of(k, n));
       timed(slot, h2d_, [&] {
-        GPU_CHECK(cudaMemcpyAsync(slot.device.get(), slot.staging.get(),
-                                  size_of(k, n) * sizeof(T), cudaMemcpyHostToDevice,
-                                  slot.stream.get()));
+        GPU_CHECK(cudaMemcpyAsync(slot.device.get(), slot.staging.get(), size_of(k, n) * sizeof(T),
+                                  cudaMemcpyHostToDevice, slot.stream.get()));
       });
       timed(slot, work_, [&] { work(k, slot.device.get(), size_of(k, n), slot.stream.get()); });
       enqueue_download(slot, slot.device.get(), size_of(k, n));
@@ -151,9 +149,9 @@ private:
     PinnedArray<T> staging;
     DeviceArray<T> device; // round_trip only
     Stream stream;
-    Event staging_free;   // the last upload from `staging` has completed
-    Event staged_out;     // the last download into `staging` has completed
-    Event joined;         // join()'s mark
+    Event staging_free; // the last upload from `staging` has completed
+    Event staged_out;   // the last download into `staging` has completed
+    Event joined;       // join()'s mark
   };
   // Event pairs around one kind of GPU work, summed when a call ends.
   using Intervals = std::vector<std::pair<cudaEvent_t, cudaEvent_t>>;

@@ -231,8 +231,8 @@ int main() {
     kit::test::DeviceBuffer<double> d_d_in(256), d_d_out(256);
     d_f_in.upload(f_in);
     d_d_in.upload(d_in);
-    relaxed_round_trip_kernel<<<1, 256>>>(d_f_in.get(), d_d_in.get(), d_f_out.get(),
-                                          d_d_out.get(), d_f_block.get());
+    relaxed_round_trip_kernel<<<1, 256>>>(d_f_in.get(), d_d_in.get(), d_f_out.get(), d_d_out.get(),
+                                          d_f_block.get());
     GPU_CHECK_LAUNCH("relaxed_round_trip_kernel");
     check.expect_equal(d_f_out.download(), f_in, "gpu_load/store_relaxed (float)");
     check.expect_equal(d_d_out.download(), d_in, "gpu_load/store_relaxed (double)");
