@@ -2,8 +2,9 @@
 # The whole test suite, from a fresh clone:
 #   1. installs missing Debian packages when run as root (apt-get update once, then install);
 #   2. builds the CPU backend and runs every CTest test (host, CPU programs, fuzz);
-#   3. builds the CUDA backend (sm_90 + sm_100) and the HIP backend (gfx908) and runs their `gpu`
-#      tests, which SKIP on a machine without a GPU (compile and link only) and run for real on one;
+#   3. builds the CUDA backend (sm_90 + sm_100), the CUDA backend as the MI100 persona (sm_90) and
+#      the HIP backend (gfx908) and runs their `gpu` tests, which SKIP on a machine without a GPU
+#      (compile and link only) and run for real on one;
 #      checks that no contest kernel spills registers on gfx908 (<problem>/hip_resource_usage.sh);
 #   4. runs the SLURM end-to-end test of self_test_and_submit.sbatch and builds the exported
 #      submission folders with their own Makefiles.
@@ -112,6 +113,17 @@ cuda_backend() {
     ctest --test-dir build/ci-cuda -L gpu --output-on-failure
 }
 
+# The MI100 persona (common/gpu/persona.h): the same kernels with 64-lane warps, compiled so that it
+# cannot rot; its tests run where there is an NVIDIA GPU (common/testing/persona_run.sh).
+persona_build() {
+  local nvcc
+  nvcc=$(find_nvcc) || { echo "nvcc not found"; return 1; }
+  cmake -S . -B build/ci-persona -G Ninja -DGPU_BACKEND=CUDA -DGPU_ARCH=90 -DKIT_PERSONA=gfx908 \
+    -DCMAKE_CUDA_COMPILER="$nvcc" &&
+    cmake --build build/ci-persona && { build/ci-persona/bin/gpu_info || true; } &&
+    ctest --test-dir build/ci-persona -L gpu --output-on-failure
+}
+
 hip_backend() {
   cmake -S . -B build/ci-hip -G Ninja -DGPU_BACKEND=HIP -DGPU_ARCH=gfx908 &&
     cmake --build build/ci-hip && { build/ci-hip/bin/gpu_info || true; } &&
@@ -124,6 +136,7 @@ hip_backend() {
 stage "Debian packages" install_packages
 stage "CPU backend: build and all tests" cpu_backend
 stage "CUDA backend (sm_90, sm_100): build, gpu tests" cuda_backend
+stage "CUDA as the MI100 persona (sm_90, KIT_PERSONA=gfx908): build, gpu tests" persona_build
 stage "HIP backend (gfx908): build, gpu tests" hip_backend
 script_stage .ci/slurm_e2e.sh
 script_stage .ci/check_exports.sh

@@ -122,6 +122,21 @@ else()
   set(KIT_GPU_LANGUAGE "")
 endif()
 
+# The MI100 persona (common/gpu/persona.h): a CUDA build whose kernels run with 64-lane warps and
+# whose host code sees MI100's limits and gfx908's tuning tables, to execute the paths only AMD
+# takes. For testing on NVIDIA GPUs; never for a submission.
+set(KIT_PERSONA "" CACHE STRING "CUDA builds: run the kernels as gfx908 (MI100) for testing")
+if(KIT_PERSONA)
+  if(NOT KIT_PERSONA STREQUAL "gfx908")
+    message(FATAL_ERROR "KIT_PERSONA=${KIT_PERSONA}: the one persona is gfx908")
+  endif()
+  if(NOT KIT_BACKEND STREQUAL "CUDA")
+    message(FATAL_ERROR "KIT_PERSONA=gfx908 needs GPU_BACKEND=CUDA (the persona runs on NVIDIA)")
+  endif()
+  target_compile_definitions(kit_backend INTERFACE KIT_PERSONA_GFX908=1)
+  message(STATUS "MI100 persona: 64-lane warps and gfx908's limits on the NVIDIA GPU")
+endif()
+
 if(KIT_GPU)
   message(STATUS "Backend: ${KIT_BACKEND}, architectures ${GPU_ARCH}")
 else()

@@ -111,6 +111,8 @@
 #else
 #define KIT_WARP_SIZE 64
 #endif
+#elif defined(KIT_PERSONA_GFX908)
+#include "gpu/persona.h" // 64-lane warps on the NVIDIA GPU (CMake option KIT_PERSONA)
 #else
 #define KIT_WARP_SIZE 32
 #endif
@@ -131,7 +133,25 @@ constexpr int kMaxWarpSize = 64;
 __device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x) % KIT_WARP_SIZE; }
 __device__ __forceinline__ int warp_id() { return static_cast<int>(threadIdx.x) / KIT_WARP_SIZE; }
 
-#if KIT_CUDA
+#if defined(KIT_PERSONA_GFX908)
+// The MI100 persona's 64-lane groups (persona.h).
+template <class T> __device__ __forceinline__ T warp_shfl(T v, int src_lane) {
+  return persona::shfl(v, src_lane);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_up(T v, unsigned delta) {
+  return persona::shfl_up(v, delta);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_down(T v, unsigned delta) {
+  return persona::shfl_down(v, delta);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_xor(T v, int lane_mask) {
+  return persona::shfl_xor(v, lane_mask);
+}
+__device__ __forceinline__ lane_mask_t warp_ballot(bool predicate) {
+  return persona::ballot(predicate);
+}
+__device__ __forceinline__ void warp_sync() { persona::group_barrier(); }
+#elif KIT_CUDA
 constexpr unsigned kFullWarp = 0xffffffffu;
 template <class T> __device__ __forceinline__ T warp_shfl(T v, int src_lane) {
   return __shfl_sync(kFullWarp, v, src_lane);
@@ -183,7 +203,7 @@ __device__ __forceinline__ void warp_sync() {
 // and later one redux instruction on an order-preserving integer image of the float (negative
 // values have their magnitude bits flipped), elsewhere a butterfly of shuffles.
 __device__ __forceinline__ float warp_max(float x) {
-#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#if KIT_CUDA && !defined(KIT_PERSONA_GFX908) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const auto ordered = [](int bits) { return bits ^ ((bits >> 31) & 0x7fffffff); };
   return __int_as_float(ordered(__reduce_max_sync(kFullWarp, ordered(__float_as_int(x)))));
 #else
@@ -469,21 +489,30 @@ inline cudaDeviceProp device_properties_or_exit(const char *program) {
   return prop;
 }
 
-// Lanes per warp of the current device (32 on NVIDIA and RDNA, 64 on CDNA/GCN).
+// Lanes per warp of the current device (32 on NVIDIA and RDNA, 64 on CDNA/GCN and under the
+// MI100 persona).
 inline int device_warp_size() {
+#if defined(KIT_PERSONA_GFX908)
+  return KIT_WARP_SIZE;
+#else
   int device = 0, warp = 0;
   check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
   check(cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, device), "cudaDeviceGetAttribute",
         __FILE__, __LINE__);
   return warp;
+#endif
 }
 
 inline int device_multiprocessors() {
+#if defined(KIT_PERSONA_GFX908)
+  return persona::kMultiprocessors;
+#else
   int device = 0, sms = 0;
   check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
         "cudaDeviceGetAttribute", __FILE__, __LINE__);
   return sms;
+#endif
 }
 
 // How many blocks of `kernel` (with `threads` threads and `shared_bytes` of dynamic shared memory)
@@ -503,6 +532,9 @@ inline int resident_blocks(Kernel kernel, int threads, std::size_t shared_bytes 
 // cudaFuncAttributeMaxDynamicSharedMemorySize); this is that opt-in limit. AMD has no opt-in:
 // the limit is the LDS a workgroup may allocate (64 KB on gfx908).
 inline int max_shared_bytes_per_block() {
+#if defined(KIT_PERSONA_GFX908)
+  return persona::kSharedBytesPerBlock;
+#else
   int device = 0, bytes = 0;
   check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
 #if KIT_CUDA
@@ -513,6 +545,20 @@ inline int max_shared_bytes_per_block() {
         "cudaDeviceGetAttribute", __FILE__, __LINE__);
 #endif
   return bytes;
+#endif
+}
+
+// Bytes of L2 cache of the current device (8 MB under the MI100 persona).
+inline int l2_cache_bytes() {
+#if defined(KIT_PERSONA_GFX908)
+  return persona::kL2Bytes;
+#else
+  int device = 0, bytes = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
+  check(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device),
+        "cudaDeviceGetAttribute(L2 size)", __FILE__, __LINE__);
+  return bytes;
+#endif
 }
 
 // Whether the current device can launch a grid whose blocks are guaranteed to be resident at
@@ -582,10 +628,10 @@ inline const char *arch_name(GpuArch arch) {
   return "sm_90";
 }
 
-// The table for the current device: on HIP always gfx908's; on CUDA sm_100's for compute
-// capability 10.x, else sm_90's.
+// The table for the current device: on HIP (and under the MI100 persona) always gfx908's; on CUDA
+// sm_100's for compute capability 10.x, else sm_90's.
 inline GpuArch device_arch() {
-#if KIT_HIP
+#if KIT_HIP || defined(KIT_PERSONA_GFX908)
   return GpuArch::gfx908;
 #else
   static const GpuArch arch = [] {
@@ -603,7 +649,7 @@ inline GpuArch device_arch() {
 // kernel templated on its table is instantiated for every table of the backend and launched with
 // the right one. Tuning<GpuArch> is a problem's table (<problem>/tuning.h).
 template <template <GpuArch> class Tuning, class F> decltype(auto) with_tuning(F &&f) {
-#if KIT_HIP
+#if KIT_HIP || defined(KIT_PERSONA_GFX908)
   return f(Tuning<GpuArch::gfx908>{});
 #else
   if (device_arch() == GpuArch::sm100)

@@ -6,12 +6,29 @@
 #include "gpu/resources.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 namespace kit::test {
+
+// KIT_TEST_SCALE=small asks the GPU tests for their small cases only (capped at
+// kSmallScaleElements elements), which is how the sanitizer runs them
+// (common/testing/sanitize.sh). Unset or "full": every case.
+constexpr std::size_t kSmallScaleElements = std::size_t{1} << 22;
+inline bool small_scale() {
+  static const bool small = [] {
+    const char *scale = std::getenv("KIT_TEST_SCALE");
+    return scale && std::strcmp(scale, "small") == 0;
+  }();
+  return small;
+}
+// Whether a case of `elements` elements runs at this scale.
+inline bool runs_at_this_scale(std::size_t elements) {
+  return !small_scale() || elements <= kSmallScaleElements;
+}
 
 // CTest's SKIP_RETURN_CODE for GPU tests (see kit_add_gpu_test).
 constexpr int kSkipExitCode = 77;

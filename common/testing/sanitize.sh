@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over every GPU test binary of a
+# CUDA build and over the three contest programs' forced GPU paths at moderate sizes; one verdict
+# line per tool and binary, then a total. The GPU tests run at KIT_TEST_SCALE=small (their sizes
+# capped so that the slowest tool finishes in minutes).
+#
+#   common/testing/sanitize.sh BUILD_DIR [tool ...]     (default: all four tools)
+#
+# Needs a CUDA build with the tests and programs built, `compute-sanitizer` on PATH (or in
+# /usr/local/cuda/bin), and `gen` and `verify` of the same build. Exit status 0 when every run
+# reported zero errors. No suppressions: a report is either a bug or a proven false positive, and
+# there are none of the latter.
+set -uo pipefail
+build=${1:?usage: sanitize.sh BUILD_DIR [memcheck racecheck synccheck initcheck]}
+shift
+tools=("$@")
+[ ${#tools[@]} -gt 0 ] || tools=(memcheck racecheck synccheck initcheck)
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+[ -x "$sanitizer" ] || { echo "sanitize: compute-sanitizer not found" >&2; exit 2; }
+bin=$build/bin
+work=$(mktemp -d /tmp/kit-sanitize.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+logs=${OUT:-$work}/sanitize_logs
+mkdir -p "$logs"
+failed=0
+runs=0
+
+# verdict TOOL NAME LOG RC: one line from the sanitizer's summary.
+verdict() {
+  local tool=$1 name=$2 log=$3 rc=$4 summary
+  summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1 | sed 's/^=* *//')
+  runs=$((runs + 1))
+  if [ "$rc" -eq 124 ]; then
+    printf '%-10s %-34s TIMEOUT\n' "$tool" "$name"
+    failed=$((failed + 1))
+  elif grep -qE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$log" && [ "$rc" -eq 0 ]; then
+    printf '%-10s %-34s clean (%s)\n' "$tool" "$name" "$summary"
+  else
+    printf '%-10s %-34s REPORTED (exit %s: %s) log %s\n' "$tool" "$name" "$rc" "${summary:-none}" \
+      "$log"
+    failed=$((failed + 1))
+  fi
+}
+
+# The contest programs' forced GPU paths: cases across each kernel's paths (prefix_sum: direct
+# and staged, ticket and resident tile orders; softmax: resident, on-chip and two-pass; apsp:
+# sparse and dense).
+"$bin/gen" prefix_sum random 3000000 11 "$work/prefix_3e6" >/dev/null &&
+  "$bin/gen" softmax random 200000 12 "$work/softmax_2e5" >/dev/null &&
+  "$bin/gen" softmax random 2000000 13 "$work/softmax_2e6" >/dev/null &&
+  "$bin/gen" softmax random 20000000 14 "$work/softmax_2e7" >/dev/null &&
+  "$bin/gen" apsp grid 1600 0 15 "$work/apsp_grid_1600" >/dev/null &&
+  "$bin/gen" apsp random 700 120000 16 "$work/apsp_dense_700" >/dev/null ||
+  { echo "sanitize: gen failed" >&2; exit 2; }
+programs=("prefix_sum prefix_3e6 exact" "softmax softmax_2e5 softmax" "softmax softmax_2e6 softmax"
+  "softmax softmax_2e7 softmax" "apsp apsp_grid_1600 exact" "apsp apsp_dense_700 exact")
+
+tests=()
+for t in "$bin"/*_gpu_test "$bin"/gpu_primitives_test "$bin"/collectives_test \
+  "$bin"/basics_*_test; do
+  [ -x "$t" ] && tests+=("$t")
+done
+
+for tool in "${tools[@]}"; do
+  extra=()
+  [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
+  [ "$tool" = initcheck ] && extra=(--track-unused-memory no)
+  for t in "${tests[@]}"; do
+    name=$(basename "$t")
+    log="$logs/$tool.$name.log"
+    KIT_TEST_SCALE=small timeout "${SANITIZE_TIMEOUT:-1200}" "$sanitizer" --tool "$tool" \
+      "${extra[@]}" --error-exitcode 99 --log-file "$log" "$t" >"$log.out" 2>&1
+    verdict "$tool" "$name" "$log" $?
+  done
+  for entry in "${programs[@]}"; do
+    read -r program case mode <<<"$entry"
+    log="$logs/$tool.$program.$case.log"
+    # The sanitizer's report goes to its own log: stdout is the program's answer.
+    KIT_FORCE_GPU=1 timeout "${SANITIZE_TIMEOUT:-1200}" "$sanitizer" --tool "$tool" "${extra[@]}" \
+      --error-exitcode 99 --log-file "$log" "$bin/$program" "$work/$case.in" >"$work/$case.got" \
+      2>"$log.err"
+    rc=$?
+    if [ $rc -eq 0 ] && ! "$bin/verify" "$mode" "$work/$case.got" "$work/$case.out" \
+      >"$log.verify" 2>&1; then
+      rc=98 # a wrong answer under the tool
+    fi
+    verdict "$tool" "$program ($case)" "$log" $rc
+  done
+done
+echo "sanitize: $((runs - failed)) of $runs runs clean"
+[ "$failed" -eq 0 ]
