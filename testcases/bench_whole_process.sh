@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-process benchmark (issue 7): the kit's programs against "official skeleton" builds of the
+# Whole-process benchmark: the kit's programs against "official skeleton" builds of the
 # same problems (testcases/bench/skeleton_*.cpp: ifstream >> / cout <<, linked with the kit's own
 # solve), timed like the grader times them: `./program input > file`, wall clock of the whole
 # process, plus its peak RSS. Both outputs are checked against gen's expected output with verify.

@@ -6,7 +6,7 @@
 //
 // Why the spin kernel: without it the GPU is idle when the start event is recorded, so the event
 // fires at once and the work's first launch reaches the GPU only after the host's launch latency
-// (an empty kernel measured 6.2 us that way and 2.8 us queued, H200, bench_prefix_sum). Queued
+// (which would double the time of an empty kernel). Queued
 // behind the spin, the start event, the work and the stop event are all waiting on the GPU when it
 // finishes, and the events time the GPU's work only (nvbench's blocking-kernel idea).
 // Launch::kIdle keeps the old behaviour, for reporting what one call from an idle host costs.

@@ -68,8 +68,8 @@ __device__ __forceinline__ void gpu_async_copy_wait_pending(unsigned pending) {
 // Bulk copies from global to shared memory by the copy engine (cp.async.bulk, sm_90 and later):
 // one thread moves a whole contiguous range, which arrives without occupying the threads' load
 // slots, and the arrival is counted in bytes on a transaction barrier in shared memory (an
-// mbarrier). They made the softmax on-chip kernel 3-4 % faster than 16-byte cp.async per thread
-// in its 256x40 shape on the H100 and the H200 (softmax/README.md). Where kGpuBulkCopy is false
+// mbarrier); the softmax on-chip kernel's widest shape fills its shared memory this way
+// (softmax/README.md, "Design notes", has the comparison). Where kGpuBulkCopy is false
 // (older NVIDIA GPUs, gfx908) the functions must not be called; callers fall back to
 // gpu_async_copy_16. Protocol: one thread calls gpu_tx_barrier_init, then the block synchronises;
 // the issuing thread announces the bytes with gpu_tx_barrier_expect before (or with) its copies;

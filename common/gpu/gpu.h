@@ -266,9 +266,9 @@ __host__ __device__ __forceinline__ float gpu_exp2_flush(float x) {
 }
 
 // A 16-byte load of data the kernel reads once. On NVIDIA cache-streaming (ld.global.cs, evict
-// first): an ordinary coherent load that tells L1 and L2 not to keep the line (the on-chip
-// softmax's pass 1 issues 40 of these per thread at once; 2 % faster at 1e7 on the H200). On AMD
-// a plain load (a non-temporal load is unmeasured there).
+// first): an ordinary coherent load that tells L1 and L2 not to keep the line, so that a kernel
+// holding many such loads in flight does not evict data it will use again (the on-chip softmax's
+// pass 1). On AMD a plain load.
 __device__ __forceinline__ float4 gpu_load_once(const float4 *p) {
 #if KIT_CUDA
   return __ldcs(p);

@@ -1,5 +1,5 @@
 // gpu_info: one line about the GPU this machine's runtime sees, for logs such as the self-test's:
-//   GPU: NVIDIA H200 (sm_90), 132 multiprocessors, warp 32, 139.8 GiB; runtime start-up 0.212 s
+//   GPU: NVIDIA H100 80GB HBM3 (sm_90), 132 multiprocessors, warp 32, 79.2 GiB; runtime start-up 0.306 s
 // The start-up is the first runtime call of a fresh process (cudaFree(nullptr) / hipFree(nullptr)),
 // which every contest program pays once. Exit status 1 with the reason when there is no usable GPU.
 #include "gpu/gpu.h"
