@@ -51,6 +51,7 @@
 #define cudaDeviceProp hipDeviceProp_t
 #define cudaGetDeviceProperties hipGetDeviceProperties
 #define cudaDeviceGetAttribute hipDeviceGetAttribute
+#define cudaDeviceAttr hipDeviceAttribute_t
 #define cudaDevAttrWarpSize hipDeviceAttributeWarpSize
 #define cudaDevAttrMultiProcessorCount hipDeviceAttributeMultiprocessorCount
 #define cudaDevAttrMaxSharedMemoryPerBlock hipDeviceAttributeMaxSharedMemoryPerBlock
@@ -489,17 +490,21 @@ inline cudaDeviceProp device_properties_or_exit(const char *program) {
   return prop;
 }
 
+// One attribute of the current device; `what` names it in the error message.
+inline int device_attribute(cudaDeviceAttr attribute, const char *what) {
+  int device = 0, value = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
+  check(cudaDeviceGetAttribute(&value, attribute, device), what, __FILE__, __LINE__);
+  return value;
+}
+
 // Lanes per warp of the current device (32 on NVIDIA and RDNA, 64 on CDNA/GCN and under the
 // MI100 persona).
 inline int device_warp_size() {
 #if defined(KIT_PERSONA_GFX908)
   return KIT_WARP_SIZE;
 #else
-  int device = 0, warp = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
-  check(cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, device), "cudaDeviceGetAttribute",
-        __FILE__, __LINE__);
-  return warp;
+  return device_attribute(cudaDevAttrWarpSize, "cudaDeviceGetAttribute(warp size)");
 #endif
 }
 
@@ -507,11 +512,8 @@ inline int device_multiprocessors() {
 #if defined(KIT_PERSONA_GFX908)
   return persona::kMultiprocessors;
 #else
-  int device = 0, sms = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
-        "cudaDeviceGetAttribute", __FILE__, __LINE__);
-  return sms;
+  return device_attribute(cudaDevAttrMultiProcessorCount,
+                          "cudaDeviceGetAttribute(multiprocessor count)");
 #endif
 }
 
@@ -535,16 +537,13 @@ inline int max_shared_bytes_per_block() {
 #if defined(KIT_PERSONA_GFX908)
   return persona::kSharedBytesPerBlock;
 #else
-  int device = 0, bytes = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
 #if KIT_CUDA
-  check(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
-        "cudaDeviceGetAttribute", __FILE__, __LINE__);
+  return device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                          "cudaDeviceGetAttribute(shared memory per block, opt-in)");
 #else
-  check(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlock, device),
-        "cudaDeviceGetAttribute", __FILE__, __LINE__);
+  return device_attribute(cudaDevAttrMaxSharedMemoryPerBlock,
+                          "cudaDeviceGetAttribute(shared memory per block)");
 #endif
-  return bytes;
 #endif
 }
 
@@ -553,22 +552,15 @@ inline int l2_cache_bytes() {
 #if defined(KIT_PERSONA_GFX908)
   return persona::kL2Bytes;
 #else
-  int device = 0, bytes = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
-  check(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device),
-        "cudaDeviceGetAttribute(L2 size)", __FILE__, __LINE__);
-  return bytes;
+  return device_attribute(cudaDevAttrL2CacheSize, "cudaDeviceGetAttribute(L2 size)");
 #endif
 }
 
 // Whether the current device can launch a grid whose blocks are guaranteed to be resident at
 // once (cudaLaunchCooperativeKernel / hipLaunchCooperativeKernel).
 inline bool cooperative_launch_supported() {
-  int device = 0, supported = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
-  check(cudaDeviceGetAttribute(&supported, cudaDevAttrCooperativeLaunch, device),
-        "cudaDeviceGetAttribute(cooperative launch)", __FILE__, __LINE__);
-  return supported != 0;
+  return device_attribute(cudaDevAttrCooperativeLaunch,
+                          "cudaDeviceGetAttribute(cooperative launch)") != 0;
 }
 
 // Launches `kernel` with every block of the grid resident at once, as kernels that wait for other
@@ -635,10 +627,8 @@ inline GpuArch device_arch() {
   return GpuArch::gfx908;
 #else
   static const GpuArch arch = [] {
-    int device = 0, major = 0;
-    check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
-    check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
-          "cudaDeviceGetAttribute(compute capability)", __FILE__, __LINE__);
+    const int major = device_attribute(cudaDevAttrComputeCapabilityMajor,
+                                       "cudaDeviceGetAttribute(compute capability)");
     return major == 10 ? GpuArch::sm100 : GpuArch::sm90;
   }();
   return arch;
