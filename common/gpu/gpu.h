@@ -557,10 +557,20 @@ inline int l2_cache_bytes() {
 }
 
 // Whether the current device can launch a grid whose blocks are guaranteed to be resident at
-// once (cudaLaunchCooperativeKernel / hipLaunchCooperativeKernel).
+// once (cudaLaunchCooperativeKernel / hipLaunchCooperativeKernel). Asked once per device.
 inline bool cooperative_launch_supported() {
-  return device_attribute(cudaDevAttrCooperativeLaunch,
-                          "cudaDeviceGetAttribute(cooperative launch)") != 0;
+  constexpr int kCachedDevices = 64;
+  static int cached[kCachedDevices] = {}; // 0 unknown, 1 no, 2 yes
+  int device = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
+  int *entry = device >= 0 && device < kCachedDevices ? &cached[device] : nullptr;
+  if (entry && *entry)
+    return *entry == 2;
+  const bool supported = device_attribute(cudaDevAttrCooperativeLaunch,
+                                          "cudaDeviceGetAttribute(cooperative launch)") != 0;
+  if (entry)
+    *entry = supported ? 2 : 1;
+  return supported;
 }
 
 // Launches `kernel` with every block of the grid resident at once, as kernels that wait for other

@@ -68,7 +68,7 @@ public:
   void measure(StagingTimes *times) { times_ = times; }
 
   template <class After> void upload(const T *host, T *device, std::size_t n, After &&after) {
-    reserve(false);
+    allocate(false);
     const std::size_t chunks = chunk_count(n);
     for (std::size_t k = 0; k < chunks; ++k) {
       Slot &slot = slot_of(k);
@@ -86,7 +86,7 @@ public:
   }
 
   template <class Before> void download(const T *device, T *host, std::size_t n, Before &&before) {
-    reserve(false);
+    allocate(false);
     const std::size_t chunks = chunk_count(n);
     auto start = [&](std::size_t k) {
       Slot &slot = slot_of(k);
@@ -106,7 +106,7 @@ public:
 
   // `in == out` is allowed: a chunk's result is written back only after it has been staged in.
   template <class Work> void round_trip(const T *in, T *out, std::size_t n, Work &&work) {
-    reserve(true);
+    allocate(true);
     const std::size_t chunks = chunk_count(n);
     for (std::size_t k = 0; k < chunks; ++k) {
       Slot &slot = slot_of(k);
@@ -127,7 +127,7 @@ public:
 
   // Every slot's stream waits for the work queued so far on all of them.
   void join() {
-    reserve(false);
+    allocate(false);
     for (Slot &slot : slots_)
       GPU_CHECK(cudaEventRecord(slot.joined.get(), slot.stream.get()));
     for (Slot &slot : slots_)
@@ -136,11 +136,15 @@ public:
           GPU_CHECK(cudaStreamWaitEvent(slot.stream.get(), other.joined.get(), 0));
   }
 
+  // Allocates the pinned slots (and, for round_trip, their device buffers) now, so that a caller
+  // can keep that cost out of the first transfer.
+  void reserve(bool with_device_buffers = false) { allocate(with_device_buffers); }
+
   std::size_t chunk_items() const { return chunk_; }
   std::size_t chunk_count(std::size_t n) const { return (n + chunk_ - 1) / chunk_; }
   // The stream of slot 0, for work that is not split into chunks.
   cudaStream_t first_stream() {
-    reserve(false);
+    allocate(false);
     return slots_.front().stream.get();
   }
 
@@ -162,7 +166,7 @@ private:
     return std::min(chunk_, n - k * chunk_);
   }
 
-  void reserve(bool with_device) {
+  void allocate(bool with_device) {
     if (slots_.empty()) {
       slots_.resize(static_cast<std::size_t>(slot_count_));
       for (Slot &slot : slots_)
