@@ -44,7 +44,7 @@ template <> struct ScanTuning<kit::gpu::GpuArch::sm100> : ScanTuning<kit::gpu::G
 template <> struct ScanTuning<kit::gpu::GpuArch::gfx908> {
   // 256 data threads = 4 wave64 plus one look-back wave64 (320 threads): the same 8192-item tile
   // as on NVIDIA, and the four data waves cover the CU's four SIMDs. 32 items per thread keep the
-  // tile in 69 VGPRs without spills (hip_resource_usage.sh), 3 waves per SIMD: 2 blocks per CU,
+  // tile in 68 VGPRs without spills (hip_resource_usage.sh), 3 waves per SIMD: 2 blocks per CU,
   // 64 KiB of loads in flight per CU, several times what 1.2 TB/s over 120 CUs needs to cover
   // HBM2 latency. Not measured on hardware.
   static constexpr int kDataThreads = 256;
