@@ -1,16 +1,18 @@
-// prefix_sum on the GPU against the CPU reference. Every benchmarked scan configuration runs at
-// awkward sizes (both sides of the resident-grid limit too), with int32 wrap-around, misaligned
-// and in-place buffers, chained chunks, a non-sum operator, 100 repeated scans of one large input
-// (look-back races show up as rare wrong tiles) and N = 1e9; then the host-pointer paths behind
-// solve().
+// prefix_sum on the GPU against the CPU reference. Every scan configuration the benchmark can run
+// (scan_configs.h: the tuned one, both tile orders, other shapes) runs at awkward sizes (both
+// sides of the resident-grid limit too, where a cooperative launch gives way to tickets), with
+// int32 wrap-around, misaligned and in-place buffers, chained chunks, a non-sum operator, 100
+// repeated scans of one large input (look-back races show up as rare wrong tiles) and N = 1e9;
+// then the host-pointer paths behind solve().
 #include "device_scan.h"
 #include "kernel_compare.h"
 #include "kernel_pipeline.h"
-#include "kernel_variants.h"
 #include "reference.h"
+#include "scan_configs.h"
 #include "solve.h"
 #include "testing/random.h"
 #include "testing/test_support.h"
+#include "tuning.h"
 
 #include <algorithm>
 #include <climits>
@@ -86,18 +88,32 @@ template <class Config> std::vector<std::size_t> awkward_sizes() {
                                  2 * tile + 1,
                                  100 * tile + 17,
                                  3000017};
-  // The largest launch whose tiles come from blockIdx (every block resident) and the smallest
-  // that draws tickets.
-  const std::size_t block_index_tiles = kit::scan_block_index_tiles<Config, int, kit::Plus>();
-  if (block_index_tiles > 0) {
-    sizes.push_back(block_index_tiles * tile);
-    sizes.push_back(block_index_tiles * tile + 1);
-  }
+  // The largest grid the device holds at once (the last cooperative launch of a cooperative
+  // configuration) and one item more (the first that draws tickets).
+  const std::size_t resident_tiles =
+      kit::gpu::resident_blocks(kit::decoupled_lookback_scan_kernel<Config, int, kit::Plus>,
+                                kit::scan_block_threads<Config>());
+  sizes.push_back(resident_tiles * tile);
+  sizes.push_back(resident_tiles * tile + 1);
   return sizes;
 }
 
-template <class Config> void check_sizes(Checker &check, kit::ScanWorkspace &workspace) {
-  const std::string name = ScanVariant<Config>::name();
+// A cooperative configuration launches cooperatively exactly up to the resident limit, wherever the
+// device supports it; a ticket configuration never does.
+template <class Config> void check_cooperative_limit(Checker &check, const std::string &name) {
+  const bool cooperative = Config::kTileOrder == kit::TileOrder::kCooperativeWhenResident &&
+                           kit::gpu::cooperative_launch_supported();
+  const std::size_t expected =
+      cooperative
+          ? kit::gpu::resident_blocks(kit::decoupled_lookback_scan_kernel<Config, int, kit::Plus>,
+                                      kit::scan_block_threads<Config>())
+          : 0;
+  check.expect(kit::scan_cooperative_tiles<Config, int, kit::Plus>() == expected,
+               (name + ": cooperative tiles = resident blocks, or 0 for tickets").c_str());
+}
+
+template <class Config>
+void check_sizes(Checker &check, kit::ScanWorkspace &workspace, const std::string &name) {
   std::uint64_t seed = 1;
   for (std::size_t n : awkward_sizes<Config>()) {
     const std::vector<int> input = contest_values(n, seed++);
@@ -106,8 +122,8 @@ template <class Config> void check_sizes(Checker &check, kit::ScanWorkspace &wor
   }
 }
 
-template <class Config> void check_wrap_around(Checker &check, kit::ScanWorkspace &workspace) {
-  const std::string name = ScanVariant<Config>::name();
+template <class Config>
+void check_wrap_around(Checker &check, kit::ScanWorkspace &workspace, const std::string &name) {
   // Full-range values overflow int32 on almost every step.
   const std::vector<int> full_range = random_values(5000011, 7, INT_MIN, INT_MAX);
   check.expect_equal(
@@ -118,8 +134,8 @@ template <class Config> void check_wrap_around(Checker &check, kit::ScanWorkspac
                      describe(name + ": wrap-around, INT_MAX", all_max.size()).c_str());
 }
 
-template <class Config> void check_misaligned(Checker &check, kit::ScanWorkspace &workspace) {
-  const std::string name = ScanVariant<Config>::name();
+template <class Config>
+void check_misaligned(Checker &check, kit::ScanWorkspace &workspace, const std::string &name) {
   for (std::size_t n : {std::size_t{33}, 10 * Config::kTileItems + 7}) {
     const std::vector<int> input = contest_values(n, 100 + n);
     const std::vector<int> expected = reference_scan(input);
@@ -130,19 +146,20 @@ template <class Config> void check_misaligned(Checker &check, kit::ScanWorkspace
   }
 }
 
-template <class Config> void check_in_place(Checker &check, kit::ScanWorkspace &workspace) {
+template <class Config>
+void check_in_place(Checker &check, kit::ScanWorkspace &workspace, const std::string &name) {
   const std::size_t n = 1234567;
   const std::vector<int> input = contest_values(n, 11);
   DeviceBuffer<int> data(n);
   data.upload(input);
   kit::device_inclusive_scan<Config>(data.get(), data.get(), n, kit::Plus{}, 0, workspace);
   check.expect_equal(data.download(), reference_scan(input),
-                     describe(ScanVariant<Config>::name() + ": in place", n).c_str());
+                     describe(name + ": in place", n).c_str());
 }
 
 // Three scans chained through device-side carries, as the staged solve() does.
-template <class Config> void check_chained_chunks(Checker &check, kit::ScanWorkspace &workspace) {
-  const std::string name = ScanVariant<Config>::name();
+template <class Config>
+void check_chained_chunks(Checker &check, kit::ScanWorkspace &workspace, const std::string &name) {
   const std::size_t tile = Config::kTileItems;
   const std::size_t pieces[] = {3 * tile + 5, 1, 40 * tile - 3};
   std::size_t n = 0;
@@ -167,7 +184,8 @@ template <class Config> void check_chained_chunks(Checker &check, kit::ScanWorks
 }
 
 // Max is not a sum: catches an operator applied in the wrong place or with the wrong identity.
-template <class Config> void check_max_operator(Checker &check, kit::ScanWorkspace &workspace) {
+template <class Config>
+void check_max_operator(Checker &check, kit::ScanWorkspace &workspace, const std::string &name) {
   for (std::size_t n : {std::size_t{1}, std::size_t{65}, std::size_t{777777}}) {
     const std::vector<int> input = random_values(n, 31 + n, INT_MIN + 1, INT_MAX);
     std::vector<int> expected(n);
@@ -177,8 +195,7 @@ template <class Config> void check_max_operator(Checker &check, kit::ScanWorkspa
     DeviceBuffer<int> d_in(n), d_out(n);
     d_in.upload(input);
     kit::device_inclusive_scan<Config>(d_in.get(), d_out.get(), n, kit::Max{}, INT_MIN, workspace);
-    check.expect_equal(d_out.download(), expected,
-                       describe(ScanVariant<Config>::name() + ": max scan", n).c_str());
+    check.expect_equal(d_out.download(), expected, describe(name + ": max scan", n).c_str());
   }
 }
 
@@ -195,7 +212,8 @@ struct DeviceCase {
 };
 
 template <class Config>
-void check_repeated(Checker &check, kit::ScanWorkspace &workspace, DeviceCase &repeat) {
+void check_repeated(Checker &check, kit::ScanWorkspace &workspace, DeviceCase &repeat,
+                    const std::string &name) {
   const int kRepeats = 100;
   const std::size_t n = repeat.input.size();
   int wrong_runs = 0;
@@ -209,14 +227,14 @@ void check_repeated(Checker &check, kit::ScanWorkspace &workspace, DeviceCase &r
     wrong_runs += wrong != 0;
     worst = std::max(worst, wrong);
   }
-  const std::string name = ScanVariant<Config>::name();
   std::printf("%s: repeated scan, %d of %d runs of n = %zu wrong (worst: %llu items)\n",
               name.c_str(), wrong_runs, kRepeats, n, worst);
   check.expect(wrong_runs == 0, (name + ": 100 repeated scans of one input").c_str());
 }
 
 template <class Config>
-void check_billion(Checker &check, kit::ScanWorkspace &workspace, DeviceCase *billion) {
+void check_billion(Checker &check, kit::ScanWorkspace &workspace, DeviceCase *billion,
+                   const std::string &name) {
   if (!billion)
     return;
   const std::size_t n = billion->input.size();
@@ -226,8 +244,8 @@ void check_billion(Checker &check, kit::ScanWorkspace &workspace, DeviceCase *bi
   const unsigned long long wrong = prefix_sum_check::count_mismatches(
       billion->output.get(), billion->expected.get(), n, billion->counter.get());
   if (wrong != 0)
-    std::printf("%s: n = %zu, %llu items wrong\n", ScanVariant<Config>::name().c_str(), n, wrong);
-  check.expect(wrong == 0, describe(ScanVariant<Config>::name() + ": device-resident", n).c_str());
+    std::printf("%s: n = %zu, %llu items wrong\n", name.c_str(), n, wrong);
+  check.expect(wrong == 0, describe(name + ": device-resident", n).c_str());
 }
 
 // The device comparison must be able to fail: one changed item is one mismatch.
@@ -262,7 +280,7 @@ std::unique_ptr<DeviceCase> make_billion_case() {
 }
 
 void check_host_paths(Checker &check) {
-  const std::size_t chunk = std::size_t{1} << 21; // kernel.cu's chunk size
+  const std::size_t chunk = prefix_sum_chunk_items();
   const std::size_t sizes[] = {1,         1000,          chunk - 1,         chunk,
                                chunk + 1, 5 * chunk + 3, 31 * chunk + 12345};
   for (std::size_t n : sizes) {
@@ -275,7 +293,7 @@ void check_host_paths(Checker &check) {
       const char *path_name = path == PrefixSumPath::kDirect ? "direct" : "staged";
       check.expect_equal(output, expected,
                          describe(std::string("host path ") + path_name, n).c_str());
-      check.expect(timing.total_ms > 0 && timing.scan_ms > 0,
+      check.expect(timing.total_ms > 0 && timing.parts.work_ms > 0,
                    describe(std::string("timing filled, ") + path_name, n).c_str());
       std::vector<int> in_place = input; // the programs call solve() with input == output
       prefix_sum_gpu(in_place.data(), in_place.data(), n, path, nullptr);
@@ -299,16 +317,20 @@ int main() {
   kit::ScanWorkspace workspace; // shared on purpose: scans of every size reuse stale states
   DeviceCase repeat((std::size_t{1} << 25) + 12345, 41);
   std::unique_ptr<DeviceCase> billion = make_billion_case();
-  for_each_scan_variant([&](auto variant) {
-    using Config = typename decltype(variant)::config;
-    check_sizes<Config>(check, workspace);
-    check_wrap_around<Config>(check, workspace);
-    check_misaligned<Config>(check, workspace);
-    check_in_place<Config>(check, workspace);
-    check_chained_chunks<Config>(check, workspace);
-    check_max_operator<Config>(check, workspace);
-    check_repeated<Config>(check, workspace, repeat);
-    check_billion<Config>(check, workspace, billion.get());
+  kit::gpu::with_tuning<ScanTuning>([&](auto tuning) {
+    for_each_scan_config<decltype(tuning)>([&](auto config_case) {
+      using Config = typename decltype(config_case)::config;
+      const std::string name = config_case.name();
+      check_cooperative_limit<Config>(check, name);
+      check_sizes<Config>(check, workspace, name);
+      check_wrap_around<Config>(check, workspace, name);
+      check_misaligned<Config>(check, workspace, name);
+      check_in_place<Config>(check, workspace, name);
+      check_chained_chunks<Config>(check, workspace, name);
+      check_max_operator<Config>(check, workspace, name);
+      check_repeated<Config>(check, workspace, repeat, name);
+      check_billion<Config>(check, workspace, billion.get(), name);
+    });
   });
   check_host_paths(check);
   return check.finish("prefix_sum_gpu_test");
