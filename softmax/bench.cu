@@ -1,31 +1,34 @@
-// bench_softmax: device-resident softmax, every Engine method against references measured in the
-// same run: a device-to-device copy (the bandwidth the 12-byte roofline is counted against), the
-// plain three-kernel version (max, sum, normalise: the seeds' approach) and, when the device
-// script passes its timings, torch.softmax on a 1-D tensor. Each timed output is checked against
+// bench_softmax: the device-resident softmax's production methods against references measured in
+// the same run: a device-to-device copy (the bandwidth the 12-byte roofline is counted against),
+// the plain three-kernel version (max, sum, normalise: the seeds' approach) and, when given,
+// torch.softmax on a 1-D tensor (bench_torch.py's output). Each timed output is checked against
 // the CPU reference. Then the host-pointer solve() against bare pageable copies of the same data.
+// Prints Markdown tables; with no arguments, the README's results table.
 //
-//   bench_softmax [--sizes N,N,...] [--torch FILE] [--solve-sizes N,N,...]
+//   bench_softmax [--sizes N,N,...] [--solve-sizes N,N,...] [--torch FILE] [--variants]
 //
-// Timing (common/event_timing.h): CUDA/HIP events around each call queued behind a spin kernel,
-// L2 evicted by a read pass before every call, 3 warm-up calls, median of 31 (15 at N >= 5e7).
+// Timing (common/bench/event_timing.h): events around each call queued behind a spin kernel, L2
+// evicted by a read pass before every call, 3 warm-up calls, median of 31 (15 at N >= 5e7).
 // Input: U(-50, 50) with 3 decimals, as in the contest samples.
-#include "gpu/collectives.h"
 #include "bench/event_timing.h"
+#include "bench/l2_eviction.h"
+#include "bench/options.h"
+#include "bench_variants.h"
+#include "gpu/collectives.h"
+#include "gpu/resources.h"
 #include "kernel.h"
 #include "kernel_passes.h"
-#include "bench/l2_eviction.h"
 #include "reference.h"
 #include "solve.h"
+#include "testing/random.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <map>
-#include <random>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,43 +84,40 @@ __global__ void baseline_normalize_kernel(const float *in, float *out, std::size
     out[i] = expf(in[i] - m) * inv;
 }
 
-struct Baseline {
-  unsigned *max_key = nullptr;
-  float *sum = nullptr;
-  unsigned grid_limit = 0;
+class Baseline {
+public:
+  Baseline() : max_key_(1), sum_(1), grid_limit_(8u * kit::gpu::device_multiprocessors()) {}
 
-  Baseline() {
-    GPU_CHECK(cudaMalloc(&max_key, sizeof(unsigned)));
-    GPU_CHECK(cudaMalloc(&sum, sizeof(float)));
-    grid_limit = 8u * kit::gpu::device_multiprocessors();
-  }
-  ~Baseline() {
-    (void)cudaFree(max_key);
-    (void)cudaFree(sum);
-  }
   void run(const float *in, float *out, std::size_t n) {
     const unsigned grid = static_cast<unsigned>(
-        std::min<std::size_t>(grid_limit, (n + kBaselineBlock - 1) / kBaselineBlock));
-    GPU_CHECK(cudaMemsetAsync(max_key, 0, sizeof(unsigned))); // key 0 is below every float
-    GPU_CHECK(cudaMemsetAsync(sum, 0, sizeof(float)));
-    baseline_max_kernel<<<grid, kBaselineBlock>>>(in, n, max_key);
+        std::min<std::size_t>(grid_limit_, (n + kBaselineBlock - 1) / kBaselineBlock));
+    GPU_CHECK(cudaMemsetAsync(max_key_.get(), 0, sizeof(unsigned))); // below every float's key
+    GPU_CHECK(cudaMemsetAsync(sum_.get(), 0, sizeof(float)));
+    baseline_max_kernel<<<grid, kBaselineBlock>>>(in, n, max_key_.get());
     GPU_CHECK_LAUNCH("baseline_max_kernel");
-    baseline_sum_kernel<<<grid, kBaselineBlock>>>(in, n, max_key, sum);
+    baseline_sum_kernel<<<grid, kBaselineBlock>>>(in, n, max_key_.get(), sum_.get());
     GPU_CHECK_LAUNCH("baseline_sum_kernel");
-    baseline_normalize_kernel<<<grid, kBaselineBlock>>>(in, out, n, max_key, sum);
+    baseline_normalize_kernel<<<grid, kBaselineBlock>>>(in, out, n, max_key_.get(), sum_.get());
     GPU_CHECK_LAUNCH("baseline_normalize_kernel");
   }
+
+private:
+  kit::gpu::DeviceArray<unsigned> max_key_;
+  kit::gpu::DeviceArray<float> sum_;
+  unsigned grid_limit_;
 };
 
 // ------------------------------------------------------------------------------------------
-// Floors: what a launch and a grid barrier cost with nothing else in the kernel.
+// Floors: what a launch and a grid barrier cost with nothing else in the kernel, for the grids
+// the single-kernel methods launch, with the plain and the cooperative launch.
 // ------------------------------------------------------------------------------------------
 
-__global__ void empty_kernel() {}
+constexpr int kFloorBlock = 256;
 
-template <class Barrier>
+__global__ void empty_kernel(int) {}
+
 __global__ void barrier_only_kernel(softmax_gpu::detail::Control *control) {
-  Barrier barrier(control);
+  softmax_gpu::detail::GridBarrier barrier(control);
   barrier.wait();
 }
 
@@ -127,9 +127,8 @@ __global__ void barrier_only_kernel(softmax_gpu::detail::Control *control) {
 
 class Timer {
 public:
-  // Median of `runs` calls after 3 warm-up calls, each after evicting the L2 (by reading a
-  // buffer of twice its size: clean lines, nothing for the timed call to write back).
-  template <class Launch> double median_ms(Launch &&launch, int runs) {
+  // Median of `runs` calls after 3 warm-up calls, each after evicting the L2.
+  template <class Launch> double median_ms(Launch &&launch, int runs = 31) {
     return kit::bench::time_events(3, runs, launch, evict_l2_).median_ms;
   }
 
@@ -146,107 +145,64 @@ std::size_t count_bad(const std::vector<float> &got, const std::vector<float> &w
   return bad;
 }
 
-std::vector<float> contest_input(std::size_t n, std::mt19937_64 &rng) {
+std::vector<float> contest_input(std::size_t n, kit::Rng &rng) {
   std::vector<float> x(n);
-  std::uniform_int_distribution<int> milli(-50000, 50000);
-  for (auto &v : x)
-    v = static_cast<float>(milli(rng) / 1000.0);
+  for (float &v : x)
+    v = static_cast<float>(static_cast<double>(rng.uniform_int(-50000, 50000)) / 1000.0);
   return x;
 }
 
-[[noreturn]] void usage(const char *what) {
-  std::fprintf(stderr,
-               "bench_softmax: %s\nusage: bench_softmax [--sizes N,N,...] [--torch FILE] "
-               "[--solve-sizes N,N,...] [--variants 0|1]\n",
-               what);
-  std::exit(2);
-}
-
-std::vector<std::size_t> parse_sizes(const char *text) {
-  std::vector<std::size_t> sizes;
-  const char *p = text;
-  while (*p) {
-    char *end = nullptr;
-    const double v = std::strtod(p, &end); // accepts 1e8
-    if (end == p || v < 1 || v > 2e9 || (*end && *end != ','))
-      usage((std::string("bad size list '") + text + "' at '" + p + "'").c_str());
-    sizes.push_back(static_cast<std::size_t>(v));
-    p = *end ? end + 1 : end;
-  }
-  return sizes;
-}
-
 // Lines "N milliseconds" written by bench_torch.py.
-std::map<std::size_t, double> read_torch(const char *path) {
-  std::map<std::size_t, double> times;
+bool read_torch(const std::string &path, std::map<std::size_t, double> *times) {
   std::ifstream file(path);
   if (!file)
-    usage((std::string("cannot read torch timings '") + path + "'").c_str());
+    return false;
   double n = 0, ms = 0;
   while (file >> n >> ms)
-    times[static_cast<std::size_t>(n)] = ms;
-  return times;
+    (*times)[static_cast<std::size_t>(n)] = ms;
+  return true;
+}
+
+std::string shape_name(const softmax_gpu::OnChipShapeInfo &shape) {
+  return std::to_string(shape.threads) + "x" + std::to_string(shape.register_items);
+}
+
+// The method's name in the table, with the on-chip shape it runs n in.
+std::string row_name(const softmax_gpu::Engine &engine, Method method, std::size_t n) {
+  std::string name = softmax_gpu::method_name(method);
+  const Method resolved = method == Method::kAuto ? engine.auto_method(n) : method;
+  if (method == Method::kAuto)
+    name += std::string(" = ") + softmax_gpu::method_name(resolved);
+  if (resolved == Method::kOnChip)
+    name += " " + shape_name(*engine.onchip_shape(n));
+  return name;
 }
 
 struct Row {
   std::string name;
+  unsigned grid; // 0: not a kernel of ours
   double ms;
-  double bytes_per_element; // 12 for softmax, 8 for the copy, 0 for a floor (time only)
+  double bytes_per_element; // 12 for softmax, 8 for the copy
   std::string check;
 };
 
-void print_rows(std::size_t n, const std::vector<Row> &rows, double copy_gbs, double baseline_ms,
-                double torch_ms) {
-  for (const Row &r : rows) {
-    const double gbs = r.bytes_per_element * static_cast<double>(n) / (r.ms * 1e6);
-    if (r.bytes_per_element == 0) { // a floor: time only
-      std::printf("%11zu  %-28s %9.4f\n", n, r.name.c_str(), r.ms);
-      continue;
-    }
-    std::printf("%11zu  %-28s %9.4f %9.1f %7.1f%%", n, r.name.c_str(), r.ms, gbs,
-                100.0 * gbs / copy_gbs);
-    if (r.bytes_per_element == 12)
-      std::printf(" %8.2fx", baseline_ms / r.ms);
-    else
-      std::printf(" %9s", "");
-    if (torch_ms > 0 && r.bytes_per_element == 12)
-      std::printf(" %8.2fx", torch_ms / r.ms);
-    else
-      std::printf(" %9s", "");
-    std::printf("  %s\n", r.check.c_str());
-  }
+std::string ratio(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2fx", x);
+  return text;
 }
 
-// The on-chip configurations --variants 1 times, named "on-chip <shape> [change]".
-std::vector<std::pair<std::string, softmax_gpu::OnChipConfig>> onchip_variants() {
-  std::vector<std::pair<std::string, softmax_gpu::OnChipConfig>> list;
-  for (softmax_gpu::OnChipShape shape : softmax_gpu::kOnChipShapes) {
-    softmax_gpu::OnChipConfig base;
-    base.shape = shape;
-    base.wide_beyond_registers = false; // the shape itself up to its capacity
-    const std::string name = std::string("on-chip ") + softmax_gpu::shape_name(shape);
-    list.push_back({name, base});
-    for (unsigned groups : {2u, 4u}) {
-      softmax_gpu::OnChipConfig c = base;
-      c.copy_groups = groups;
-      list.push_back({name + " cg=" + std::to_string(groups), c});
-    }
-    softmax_gpu::OnChipConfig c = base;
-    c.pass2_shared_first = !base.pass2_shared_first;
-    list.push_back({name + (c.pass2_shared_first ? " p2-smem-first" : " p2-regs-first"), c});
-    c = base;
-    c.shared_first = !base.shared_first;
-    list.push_back({name + (c.shared_first ? " smem-first" : " regs-first"), c});
-    c = base;
-    c.bulk_copy = false;
-    list.push_back({name + " per-thread-copies", c});
-    for (unsigned block_items : {1024u, 4096u}) {
-      c = base;
-      c.min_block_items = block_items;
-      list.push_back({name + " mb=" + std::to_string(block_items), c});
-    }
+void print_rows(std::size_t n, const std::vector<Row> &rows, double copy_gbs, double roofline_ms,
+                double baseline_ms, double torch_ms) {
+  for (const Row &r : rows) {
+    const double gbs = r.bytes_per_element * static_cast<double>(n) / (r.ms * 1e6);
+    const bool softmax = r.bytes_per_element == 12;
+    std::printf("| %zu | %s | %s | %.4f | %.0f | %.1f %% | %s | %s | %s | %s |\n", n,
+                r.name.c_str(), r.grid ? std::to_string(r.grid).c_str() : "", r.ms, gbs,
+                100.0 * gbs / copy_gbs, softmax ? ratio(r.ms / roofline_ms).c_str() : "",
+                softmax ? ratio(baseline_ms / r.ms).c_str() : "",
+                softmax && torch_ms > 0 ? ratio(torch_ms / r.ms).c_str() : "", r.check.c_str());
   }
-  return list;
 }
 
 double wall_ms(const std::chrono::steady_clock::time_point &t0) {
@@ -256,196 +212,162 @@ double wall_ms(const std::chrono::steady_clock::time_point &t0) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<std::size_t> sizes = {500000, 1000000, 10000000, 100000000};
-  std::vector<std::size_t> solve_sizes = {10000000, 100000000};
+  std::vector<std::size_t> sizes = {500000,   1000000,  2000000,  4000000,  8000000,
+                                    10000000, 12000000, 20000000, 100000000};
+  std::vector<std::size_t> solve_sizes = {1000000, 10000000, 100000000};
+  std::string torch_path;
+  bool variants = false;
+  kit::bench::Options options("bench_softmax",
+                              "times every production softmax method against a same-run copy, "
+                              "the three-kernel baseline and torch (when given)");
+  options.sizes("--sizes", &sizes, "device-resident sizes (1e8 notation accepted)")
+      .sizes("--solve-sizes", &solve_sizes, "sizes for the host-pointer solve()")
+      .text("--torch", &torch_path, "FILE", "torch.softmax times from bench_torch.py")
+      .flag("--variants", &variants,
+            "also time the variants (bench_variants.h) against the production path");
+  options.parse(argc, argv);
   std::map<std::size_t, double> torch_ms;
-  bool variants = false; // on-chip tuning alternatives as extra rows
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc)
-      usage(("missing value after " + arg).c_str());
-    if (arg == "--sizes")
-      sizes = parse_sizes(argv[++i]);
-    else if (arg == "--solve-sizes")
-      solve_sizes = parse_sizes(argv[++i]);
-    else if (arg == "--torch")
-      torch_ms = read_torch(argv[++i]);
-    else if (arg == "--variants")
-      variants = std::string(argv[++i]) != "0";
-    else
-      usage(("unknown option " + arg).c_str());
+  if (!torch_path.empty() && !read_torch(torch_path, &torch_ms)) {
+    std::fprintf(stderr, "bench_softmax: cannot read torch timings '%s'\n", torch_path.c_str());
+    return 2;
   }
 
-  int device = 0;
-  GPU_CHECK(cudaGetDevice(&device));
-  cudaDeviceProp prop;
-  GPU_CHECK(cudaGetDeviceProperties(&prop, device));
+  const cudaDeviceProp prop = kit::gpu::device_properties_or_exit("bench_softmax");
   softmax_gpu::Engine engine;
+  std::vector<std::pair<std::string, std::unique_ptr<softmax_gpu::Engine>>> variant_engines;
+  if (variants)
+    for (const softmax_gpu::EngineVariant &variant : softmax_gpu::engine_variants())
+      variant_engines.emplace_back(variant.name,
+                                   std::make_unique<softmax_gpu::Engine>(variant.options));
   Baseline baseline;
   Timer timer;
-  std::printf("device %s: %d SMs, L2 %d MB, warp %d; resident capacity %zu elements; on-chip "
-              "capacity %zu elements (grid %u, %zu B shared memory per block; 256x40 above %zu)\n",
+  const softmax_gpu::OnChipShapeInfo &narrow = engine.onchip_narrow();
+  const softmax_gpu::OnChipShapeInfo &wide = engine.onchip_wide();
+  std::printf("# bench_softmax\n\n");
+  std::printf("Device %s: %d multiprocessors, L2 %d MB, warp %d; tuning table %s. Resident "
+              "capacity %zu elements (kAuto takes it up to %zu). On-chip: %s (grid %u) up to %zu "
+              "elements, %s (grid %u, up to %u shared-memory slots per thread, %zu B of shared "
+              "memory per block) up to %zu.\n\n",
               prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20,
-              kit::gpu::device_warp_size(), engine.resident_capacity(), engine.onchip_capacity(),
-              engine.grid(Method::kOnChip, engine.onchip_capacity()), engine.onchip_shared_bytes(),
-              engine.onchip_wide_from());
-  std::printf("on-chip shapes (threads x float4 in registers):");
-  for (softmax_gpu::OnChipShape shape : softmax_gpu::kOnChipShapes) {
-    softmax_gpu::OnChipConfig config;
-    config.shape = shape;
-    config.wide_beyond_registers = false;
-    engine.tune_onchip(config);
-    std::printf("  %s capacity %zu (grid %u, %zu B shared memory)%s",
-                softmax_gpu::shape_name(shape), engine.onchip_shape_capacity(),
-                engine.grid(Method::kOnChip, engine.onchip_shape_capacity()),
-                engine.onchip_shared_bytes(),
-                shape == softmax_gpu::OnChipConfig{}.shape ? " [default]" : "");
-    // With the variants: each shape also at its own capacity (the shared memory full).
-    if (variants &&
-        std::find(sizes.begin(), sizes.end(), engine.onchip_shape_capacity()) == sizes.end())
-      sizes.push_back(engine.onchip_shape_capacity());
-  }
-  std::printf("\n");
-  engine.tune_onchip(softmax_gpu::OnChipConfig{});
-
-  // Floors, timed like everything else (events, L2 flushed before each call): an empty kernel,
-  // and kernels that only cross a grid barrier (the one the kernels use, and the epoch barrier
-  // it replaced) on several grid sizes.
-  softmax_gpu::detail::Control *floor_control = nullptr;
-  GPU_CHECK(cudaMalloc(&floor_control, sizeof(softmax_gpu::detail::Control)));
-  GPU_CHECK(cudaMemset(floor_control, 0, sizeof(softmax_gpu::detail::Control)));
-  auto barrier_ms = [&](unsigned grid, bool epoch) {
-    return timer.median_ms(
-        [&] {
-          if (epoch)
-            barrier_only_kernel<softmax_gpu::detail::EpochBarrier>
-                <<<grid, softmax_gpu::detail::kBlockThreads>>>(floor_control);
-          else
-            barrier_only_kernel<softmax_gpu::detail::GridBarrier>
-                <<<grid, softmax_gpu::detail::kBlockThreads>>>(floor_control);
-          GPU_CHECK_LAUNCH("barrier_only_kernel");
-        },
-        31);
-  };
-  const double launch_floor_ms = timer.median_ms(
-      [&] {
-        empty_kernel<<<1, softmax_gpu::detail::kBlockThreads>>>();
-        GPU_CHECK_LAUNCH("empty_kernel");
-      },
-      31);
-  std::printf("launch floor (empty kernel, 1 block): %.4f ms\n", launch_floor_ms);
-  std::printf("barrier-only kernel, ms by grid:");
-  const unsigned full_grid = engine.grid(Method::kOnChip, engine.onchip_capacity());
-  const unsigned resident_full = engine.grid(Method::kResident, engine.resident_capacity());
-  for (unsigned grid : {1u, 8u, 33u, full_grid / 2, full_grid, resident_full})
-    std::printf("  g=%u %.4f (epoch barrier %.4f)", grid, barrier_ms(grid, false),
-                barrier_ms(grid, true));
-  std::printf("\n");
+              kit::gpu::device_warp_size(), kit::gpu::arch_name(kit::gpu::device_arch()),
+              engine.resident_capacity(), engine.auto_resident_limit(), shape_name(narrow).c_str(),
+              narrow.grid, engine.onchip_narrow_limit(), shape_name(wide).c_str(), wide.grid,
+              wide.slots, wide.shared_bytes, engine.onchip_capacity());
 
   // Reference bandwidth: a 1 GiB device-to-device copy (bytes read + written).
   double copy_gbs = 0;
   {
     const std::size_t bytes = std::size_t{1} << 30;
-    void *a = nullptr, *b = nullptr;
-    GPU_CHECK(cudaMalloc(&a, bytes));
-    GPU_CHECK(cudaMalloc(&b, bytes));
-    GPU_CHECK(cudaMemset(a, 1, bytes));
+    kit::gpu::DeviceArray<unsigned char> a(bytes), b(bytes);
+    GPU_CHECK(cudaMemset(a.get(), 1, bytes));
     const double ms = timer.median_ms(
-        [&] { GPU_CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0)); }, 15);
-    copy_gbs = 2.0 * bytes / (ms * 1e6);
-    GPU_CHECK(cudaFree(a));
-    GPU_CHECK(cudaFree(b));
-    std::printf("copy bandwidth (1 GiB device-to-device): %.3f ms, %.0f GB/s\n", ms, copy_gbs);
+        [&] { GPU_CHECK(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, 0)); },
+        15);
+    copy_gbs = 2.0 * static_cast<double>(bytes) / (ms * 1e6);
+    std::printf("Copy bandwidth (1 GiB device-to-device): %.3f ms, %.0f GB/s.\n\n", ms, copy_gbs);
   }
 
-  std::printf("\nDevice-resident softmax; GB/s at 12 bytes/element (copy rows: 8), %% of the copy "
-              "bandwidth,\nspeed-up over the three-kernel baseline and over torch.softmax, check "
-              "against the CPU reference\n");
-  std::printf("%11s  %-28s %9s %9s %8s %9s %9s  %s\n", "N", "method", "ms", "GB/s", "%copy",
-              "vs 3-kern", "vs torch", "check");
-  std::mt19937_64 rng(7);
+  // Floors on the grids the single-kernel methods launch.
+  {
+    kit::gpu::DeviceArray<unsigned char> control(sizeof(softmax_gpu::detail::Control));
+    GPU_CHECK(cudaMemset(control.get(), 0, control.bytes()));
+    auto *floor_control = reinterpret_cast<softmax_gpu::detail::Control *>(control.get());
+    const int barrier_grid_limit = kit::gpu::resident_blocks(barrier_only_kernel, kFloorBlock);
+    std::vector<unsigned> grids = {1, engine.grid(Method::kOnChip, engine.onchip_capacity()),
+                                   engine.grid(Method::kResident, engine.resident_capacity())};
+    std::printf("## Floors (ms)\n\n| kernel (%d threads per block) | grid | plain launch | "
+                "cooperative launch |\n|---|---|---|---|\n",
+                kFloorBlock);
+    for (unsigned grid : grids) {
+      if (grid == 0 || grid > static_cast<unsigned>(barrier_grid_limit))
+        continue;
+      const double plain = timer.median_ms([&] {
+        empty_kernel<<<grid, kFloorBlock>>>(0);
+        GPU_CHECK_LAUNCH("empty_kernel");
+      });
+      const double cooperative = timer.median_ms([&] {
+        kit::gpu::launch_cooperative("empty_kernel", empty_kernel, grid, kFloorBlock, 0, nullptr,
+                                     0);
+      });
+      const double barrier = timer.median_ms([&] {
+        kit::gpu::launch_cooperative("barrier_only_kernel", barrier_only_kernel, grid, kFloorBlock,
+                                     0, nullptr, floor_control);
+      });
+      std::printf("| empty | %u | %.4f | %.4f |\n| grid barrier only | %u | | %.4f |\n", grid,
+                  plain, cooperative, grid, barrier);
+    }
+    std::printf("\n");
+  }
+
+  std::printf("## Device-resident softmax\n\nGB/s at 12 bytes per element (the copy: 8) and its "
+              "share of the copy bandwidth; \"vs roofline\": time over the 12-byte roofline "
+              "(below 1: faster); \"vs three-kernel\" and \"vs torch\": their time over this one; "
+              "check against the CPU reference.\n\n");
+  std::printf("| N | method | grid | ms | GB/s | %% of copy | vs roofline | vs three-kernel | vs "
+              "torch | check |\n|---|---|---|---|---|---|---|---|---|---|\n");
+  kit::Rng rng(7);
   for (std::size_t n : sizes) {
     const std::vector<float> input = contest_input(n, rng);
     std::vector<float> want(n), got(n);
     softmax_reference(input.data(), want.data(), n);
-    float *d_in = nullptr, *d_out = nullptr;
-    GPU_CHECK(cudaMalloc(&d_in, n * sizeof(float)));
-    GPU_CHECK(cudaMalloc(&d_out, n * sizeof(float)));
-    GPU_CHECK(cudaMemcpy(d_in, input.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    kit::gpu::DeviceArray<float> d_in(n), d_out(n);
+    GPU_CHECK(cudaMemcpy(d_in.get(), input.data(), n * sizeof(float), cudaMemcpyHostToDevice));
     const int runs = n >= 50000000 ? 15 : 31;
     auto checked = [&] {
-      GPU_CHECK(cudaMemcpy(got.data(), d_out, n * sizeof(float), cudaMemcpyDeviceToHost));
+      GPU_CHECK(cudaMemcpy(got.data(), d_out.get(), n * sizeof(float), cudaMemcpyDeviceToHost));
       const std::size_t bad = count_bad(got, want);
-      GPU_CHECK(cudaMemset(d_out, 0xFF, n * sizeof(float))); // NaN for the next method
+      GPU_CHECK(cudaMemset(d_out.get(), 0xFF, n * sizeof(float))); // NaN for the next method
       return bad ? "FAIL: " + std::to_string(bad) + " values" : std::string("ok");
     };
 
     std::vector<Row> rows;
-    rows.push_back({"copy (D2D)",
+    rows.push_back({"copy (device to device)", 0,
                     timer.median_ms(
                         [&] {
-                          GPU_CHECK(cudaMemcpyAsync(d_out, d_in, n * sizeof(float),
+                          GPU_CHECK(cudaMemcpyAsync(d_out.get(), d_in.get(), n * sizeof(float),
                                                     cudaMemcpyDeviceToDevice, 0));
                         },
                         runs),
                     8, ""});
-    rows.push_back({"12 B roofline", 12.0 * n / (copy_gbs * 1e6), 12, ""});
-    rows.push_back({"floor: launch", launch_floor_ms, 0, ""});
-    const double baseline_ms = timer.median_ms([&] { baseline.run(d_in, d_out, n); }, runs);
-    rows.push_back({"three-kernel", baseline_ms, 12, checked()});
-    const unsigned auto_grid = engine.grid(Method::kAuto, n);
-    rows.push_back(
-        {"floor: barrier g=" + std::to_string(auto_grid), barrier_ms(auto_grid, false), 0, ""});
-    for (Method method : {Method::kTwoPass, Method::kTwoPassReverse, Method::kPersistent,
-                          Method::kResident, Method::kOnChip, Method::kAuto}) {
+    const double roofline_ms = 12.0 * static_cast<double>(n) / (copy_gbs * 1e6);
+    rows.push_back({"12 B roofline", 0, roofline_ms, 12, "(copy bandwidth)"});
+    const double baseline_ms =
+        timer.median_ms([&] { baseline.run(d_in.get(), d_out.get(), n); }, runs);
+    rows.push_back({"three-kernel", 0, baseline_ms, 12, checked()});
+    auto time_method = [&](softmax_gpu::Engine &e, Method method, const std::string &name) {
+      const double ms =
+          timer.median_ms([&] { e.run(d_in.get(), d_out.get(), n, 0, method); }, runs);
+      rows.push_back({name, e.grid(method, n), ms, 12, checked()});
+    };
+    for (Method method :
+         {Method::kTwoPassReverse, Method::kResident, Method::kOnChip, Method::kAuto}) {
       if (method == Method::kResident && n > engine.resident_capacity())
         continue;
       if (method == Method::kOnChip && n > engine.onchip_capacity())
         continue;
-      const double ms = timer.median_ms([&] { engine.run(d_in, d_out, n, 0, method); }, runs);
-      std::string name = softmax_gpu::method_name(method);
-      if (method == Method::kAuto)
-        name += std::string("=") + softmax_gpu::method_name(engine.auto_method(n));
-      rows.push_back({name, ms, 12, checked()});
+      time_method(engine, method, row_name(engine, method, n));
     }
-    if (variants) {
-      // The on-chip method in every block shape, each with its alternatives: the shared-memory
-      // copies waited for in 2 or 4 groups, pass 2 on the shared-memory items first, the register
-      // loads issued first, 16-byte copies per thread instead of bulk copies (sm_90+), the grid
-      // shrinking below 1024 or 4096 float4 per block (default 2048).
-      for (const auto &[name, config] : onchip_variants()) {
-        engine.tune_onchip(config);
-        if (n > engine.onchip_shape_capacity()) // kOnChip would run it in the 256x40 shape
-          continue;
-        const double ms =
-            timer.median_ms([&] { engine.run(d_in, d_out, n, 0, Method::kOnChip); }, runs);
-        rows.push_back(
-            {name + " g=" + std::to_string(engine.grid(Method::kOnChip, n)), ms, 12, checked()});
-      }
-      engine.tune_onchip(softmax_gpu::OnChipConfig{});
-    }
+    for (const auto &[name, variant] : variant_engines)
+      if (n <= variant->onchip_capacity())
+        time_method(*variant, Method::kOnChip,
+                    row_name(*variant, Method::kOnChip, n) + " (" + name + ")");
     const auto torch = torch_ms.find(n);
     if (torch != torch_ms.end())
-      rows.push_back({"torch.softmax", torch->second, 12, "(bench_torch.py)"});
-    print_rows(n, rows, copy_gbs, baseline_ms, torch != torch_ms.end() ? torch->second : 0);
-    GPU_CHECK(cudaFree(d_in));
-    GPU_CHECK(cudaFree(d_out));
+      rows.push_back({"torch.softmax", 0, torch->second, 12, "(bench_torch.py)"});
+    print_rows(n, rows, copy_gbs, roofline_ms, baseline_ms,
+               torch != torch_ms.end() ? torch->second : 0);
   }
-  GPU_CHECK(cudaFree(floor_control));
 
-  if (!solve_sizes.empty()) {
-    std::printf("\nHost-pointer solve() (pageable arrays, wall clock, median of 5 after a first "
-                "call, which is shown too:\nit sets up the pipeline at the first size) against "
-                "bare pageable copies of the same bytes up and down\n");
-    std::printf("%11s %12s %12s %14s %8s  %s\n", "N", "first call", "solve ms", "copies ms",
-                "ratio", "check");
-  }
+  if (!solve_sizes.empty())
+    std::printf("\n## Host-pointer solve()\n\nPageable arrays, wall clock, median of 5 after a "
+                "first call (shown too: it sets up the pipeline at the first size), against bare "
+                "pageable copies of the same bytes up and down.\n\n| N | first call ms | solve "
+                "ms | copies ms | copies / solve | check |\n|---|---|---|---|---|---|\n");
   for (std::size_t n : solve_sizes) {
     const std::vector<float> input = contest_input(n, rng);
     std::vector<float> want(n), got(n);
     softmax_reference(input.data(), want.data(), n);
-    float *d = nullptr;
-    GPU_CHECK(cudaMalloc(&d, n * sizeof(float)));
+    kit::gpu::DeviceArray<float> d(n);
     std::vector<double> solve_times, copy_times;
     double first_ms = 0;
     for (int i = -1; i < 5; ++i) {
@@ -453,24 +375,23 @@ int main(int argc, char **argv) {
       solve(input.data(), got.data(), static_cast<int>(n));
       const double solve_ms = wall_ms(t0);
       t0 = std::chrono::steady_clock::now();
-      GPU_CHECK(cudaMemcpy(d, input.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-      GPU_CHECK(cudaMemcpy(got.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
+      GPU_CHECK(cudaMemcpy(d.get(), input.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+      GPU_CHECK(cudaMemcpy(got.data(), d.get(), n * sizeof(float), cudaMemcpyDeviceToHost));
       const double copy_ms = wall_ms(t0);
-      if (i < 0)
+      if (i < 0) {
         first_ms = solve_ms;
-      if (i >= 0) {
-        solve_times.push_back(solve_ms);
-        copy_times.push_back(copy_ms);
+        continue;
       }
+      solve_times.push_back(solve_ms);
+      copy_times.push_back(copy_ms);
     }
     solve(input.data(), got.data(), static_cast<int>(n));
     const std::size_t bad = count_bad(got, want);
-    const std::string check = bad ? "FAIL: " + std::to_string(bad) + " values" : "ok";
     std::sort(solve_times.begin(), solve_times.end());
     std::sort(copy_times.begin(), copy_times.end());
-    std::printf("%11zu %12.2f %12.2f %14.2f %7.2fx  %s\n", n, first_ms, solve_times[2],
-                copy_times[2], copy_times[2] / solve_times[2], check.c_str());
-    GPU_CHECK(cudaFree(d));
+    std::printf("| %zu | %.2f | %.2f | %.2f | %.2fx | %s |\n", n, first_ms, solve_times[2],
+                copy_times[2], copy_times[2] / solve_times[2],
+                bad ? ("FAIL: " + std::to_string(bad) + " values").c_str() : "ok");
   }
   return 0;
 }

@@ -1,6 +1,7 @@
-// Device building blocks of the softmax kernels (kernel_engine.cu): exp evaluation, the online
-// (max, sum) statistics and their merges across a warp, a block and the grid, the element layout
-// for 16-byte accesses, and the grid-wide barrier of the single-kernel methods.
+// Device building blocks of the softmax kernels (kernel_engine.cu, kernel_onchip.h): exp
+// evaluation, the online (max, sum) statistics and their merges across a warp, a block and the
+// grid, the element layout for 16-byte accesses, and the grid-wide barrier of the single-kernel
+// methods.
 //
 // Numerics. Sums are kept relative to an integer reference r in log2 units: a thread adds
 // 2^(x log2(e) - r) = exp(x - r ln 2), and r only moves, to floor(x log2(e)) of a new maximum,
@@ -35,59 +36,6 @@
 
 namespace softmax_gpu::detail {
 
-// Diagnostic only: built with SOFTMAX_PHASE_TIMES (softmax/experiments/phase_times.sh, CUDA), the
-// on-chip kernel records the global timer per block when it starts (mark 0), when its pass 1 is
-// done (1), when it has the statistics (2), when its last store is issued (3), and as thread 0
-// sees them, when its register items are through pass 1 (4), when the first group of its
-// shared-memory items has landed (5), when its pair is merged (6), when its arrival at the grid
-// barrier returns (7) and when it sees the last arrival (8); phase_times.cu prints where the time
-// goes. In every other build the marks compile to nothing.
-#if defined(SOFTMAX_PHASE_TIMES) && KIT_CUDA
-constexpr unsigned kPhaseMarks = 9;
-__device__ void phase_mark(unsigned mark, bool whole_block); // kernel_engine.cu
-#define SOFTMAX_PHASE_MARK(mark, whole_block) phase_mark(mark, whole_block)
-#else
-#define SOFTMAX_PHASE_MARK(mark, whole_block) ((void)0)
-#endif
-
-constexpr int kBlockThreads = 256;
-// float4 loads each thread keeps in flight in the streaming loops.
-constexpr int kUnroll = 4;
-// float4 items per thread of the register-resident kernel.
-constexpr int kResidentItems = 8;
-// The on-chip kernel's block shapes (kernel.h, OnChipShape): threads per block and float4 per
-// thread in registers (the rest of the block's slice lives in shared memory).
-constexpr int onchip_threads(OnChipShape shape) {
-  switch (shape) {
-  case OnChipShape::k256x40:
-    return 256;
-  case OnChipShape::k512x16:
-    return 512;
-  case OnChipShape::k768x8:
-    return 768;
-  case OnChipShape::k1024x8:
-    return 1024;
-  }
-  return 0;
-}
-constexpr int onchip_register_items(OnChipShape shape) {
-  switch (shape) {
-  case OnChipShape::k256x40:
-    return 40;
-  case OnChipShape::k512x16:
-    return 16;
-  case OnChipShape::k768x8:
-  case OnChipShape::k1024x8:
-    return 8;
-  }
-  return 0;
-}
-// float4 the on-chip kernel's pass 1 processes at once (one reference move per group): 8 gives
-// 8 warps per SM enough independent work; the thinnest shapes have 64-85 registers per thread and
-// take 4 (a group of 8 alone would hold 32 registers of values and 16 of partial sums).
-__host__ __device__ constexpr int onchip_group(int threads) {
-  return threads >= 1024 ? 2 : threads >= 768 ? 4 : 8;
-}
 // How far (log2 units) a value may exceed the reference before the reference moves: terms stay
 // below about 2^2, and for input in [-50, 50] a thread moves its reference only a few times.
 constexpr float kRebaseSlack = 2.0f;
@@ -96,13 +44,11 @@ constexpr float kLog2eHi = 1.44269502e+00f;
 constexpr float kLog2eLo = 1.92596303e-08f;
 
 // Device workspace header; the partials follow in their own allocation. Each word the blocks
-// contend on has its own cache line, so spinning on the epoch does not slow the arrivals.
+// contend on has its own cache line, so spinning on the barrier does not slow the arrivals.
 struct Control {
-  alignas(128) unsigned ticket; // pass-1 blocks finished (the last one combines); reset by it
-  alignas(128) unsigned barrier_count; // EpochBarrier: blocks arrived; reset by the last
-  alignas(128) std::uint64_t barrier_epoch;
+  alignas(128) unsigned ticket;             // pass-1 blocks finished (the last one combines)
   alignas(128) std::uint64_t barrier_flips; // GridBarrier: bit 63 flips once per barrier
-  alignas(128) Stats stats;
+  alignas(128) Stats stats;                 // of the last completed pass 1, for the host
 };
 
 struct Workspace {
@@ -209,9 +155,9 @@ struct Running {
   // kCount float4 at once, for data already on chip: one maximum and at most one reference move
   // for the group, then independent terms summed pairwise in float (at most 5 roundings for 32
   // terms) and added to p.sum in double once per group, so the work has kCount-fold parallelism
-  // instead of one chain through p.sum. A conversion and a double add per float4 instead made
-  // the on-chip kernel's pass 1 0.1-0.4 us slower at 1e7 on the H200 (README). Missing items
-  // are -inf (term 0); a group of only those changes nothing.
+  // instead of one chain through p.sum (a conversion and a double add per float4 was slower:
+  // README, "Design notes"). Missing items are -inf (term 0); a group of only those changes
+  // nothing.
   template <int kCount> __device__ __forceinline__ void add_group(const float4 *v) {
     float top = -INFINITY;
 #pragma unroll
@@ -247,24 +193,10 @@ template <int kBlock> struct PairScratch {
   Pair warp_pairs[kWarps];
 };
 
-// The on-chip kernel's dynamic shared memory before its slots: the pair scratch, then one
-// transaction barrier per copy group (OnChipConfig::copy_groups is at most 4), then padding so
-// that the slots start 16 bytes past a 128-byte boundary. Where the slots start within 128 bytes
-// moved the kernel's time by up to 5 % on the H100 and the H200, not monotonically: 16 past the
-// boundary was 2-4 % faster than 32 (the unpadded start) at 8e6 and up to 2 % slower at 1.2e7,
-// 0 was the slowest at 8e6 (README, "Where the slots start").
-template <int kBlock> struct OnChipScratch {
-  static constexpr int barrier_offset = (sizeof(PairScratch<kBlock>) + 15) / 16 * 16;
-  static constexpr int barrier_end = barrier_offset + 4 * sizeof(std::uint64_t);
-  static constexpr int bytes = (barrier_end + 127 - 16) / 128 * 128 + 16;
-  static_assert(bytes >= barrier_end && bytes % 128 == 16, "slots 16 bytes past 128");
-};
-
 // The merge of the pairs of each group of kWidth lanes (a power of two), given their maximum:
 // every sum moved to reference_for(max) (exact: p.ref is at most that), then added in a butterfly.
 // Double addition commutes, so every lane of a group receives the same bits. A maximum first and
-// plain adds after take half the latency of merging whole pairs level by level (README, "The
-// exchange").
+// plain adds after take half the latency of merging whole pairs level by level.
 template <int kWidth> __device__ __forceinline__ Pair merge_with_max(const Pair &p, float max) {
   static_assert(kWidth >= 1 && kWidth <= KIT_WARP_SIZE && (kWidth & (kWidth - 1)) == 0,
                 "a power of two within the warp");
@@ -283,9 +215,9 @@ __device__ __forceinline__ Pair warp_merge(const Pair &p) {
 
 // Every thread of the block receives the merge of all threads' pairs (the same bits in every
 // thread): each warp merges its lanes' pairs, then every group of kMergeWidth lanes reads all the
-// warps' results from shared memory and merges them itself, behind one block barrier. (Warp 0
-// merging them and handing the result out took two more barriers; README, "The exchange".) The
-// scratch is read after the barrier: a caller writes it again only behind another block barrier.
+// warps' results from shared memory and merges them itself, behind one block barrier (warp 0
+// merging them and handing the result out would take two more). The scratch is read after the
+// barrier: a caller writes it again only behind another block barrier.
 template <int kBlock> __device__ __forceinline__ Pair block_merge(Pair p, PairScratch<kBlock> &s) {
   using Scratch = PairScratch<kBlock>;
   p = warp_merge(p);
@@ -297,15 +229,18 @@ template <int kBlock> __device__ __forceinline__ Pair block_merge(Pair p, PairSc
   return merge_with_max<Scratch::kMergeWidth>(q, kit::warp_max(q.max));
 }
 
-// Partials are two 64-bit words (sum; max and ref) written by one thread and read, after a fence
-// and a ticket or barrier, with device-scope loads that bypass the non-coherent L1. Each takes
-// kPartialWords words of the array.
+// Partials are two 64-bit words (sum; max and ref) written by one thread with device-scope
+// stores, released by a fence before a ticket or a barrier arrival, and read after the matching
+// acquire with device-scope loads (which bypass the non-coherent L1). Each takes kPartialWords
+// words of the array.
 constexpr unsigned kPartialWords = 2;
 
 __device__ __forceinline__ void store_partial(std::uint64_t *partials, unsigned i, Pair p) {
-  partials[kPartialWords * i] = static_cast<std::uint64_t>(__double_as_longlong(p.sum));
-  partials[kPartialWords * i + 1] =
-      static_cast<std::uint64_t>(__float_as_uint(p.max)) << 32 | __float_as_uint(p.ref);
+  kit::gpu_store_relaxed(partials + kPartialWords * i,
+                         static_cast<std::uint64_t>(__double_as_longlong(p.sum)));
+  kit::gpu_store_relaxed(partials + kPartialWords * i + 1,
+                         static_cast<std::uint64_t>(__float_as_uint(p.max)) << 32 |
+                             __float_as_uint(p.ref));
 }
 __device__ __forceinline__ Pair load_partial(const std::uint64_t *partials, unsigned i) {
   const std::uint64_t sum = kit::gpu_load_relaxed(partials + kPartialWords * i);
@@ -325,37 +260,29 @@ __device__ Stats combine_partials(const std::uint64_t *partials, unsigned count,
   return finalize(block_merge(acc, scratch));
 }
 
-// Grid-wide barrier for a grid whose blocks are all resident (sized with the occupancy API), in
-// one atomic per block: thread 0 adds to a 64-bit counter, block 0 adds 2^63 - (grid - 1) and the
-// others 1, so the arrivals of one barrier add exactly 2^63 whatever the grid size, and bit 63
-// flips when the last block arrives (never earlier: the counter's low 63 bits are 0 between
-// barriers, and an incomplete set of arrivals adds less than 2^63). Each block waits until the
-// bit differs from the one it saw in its own atomic. No reset between launches, no second write
-// on the critical path (EpochBarrier's last arrival resets a counter and then publishes an epoch).
-// Ordering: the fence before the arrival releases the block's writes, the waiters' acquire load
-// acquires everybody's.
+// Grid-wide barrier for a grid whose blocks are all resident (launched with
+// kit::gpu::launch_cooperative), in one atomic per block: thread 0 adds to a 64-bit counter, block
+// 0 adds 2^63 - (grid - 1) and the others 1, so the arrivals of one barrier add exactly 2^63
+// whatever the grid size, and bit 63 flips when the last block arrives (never earlier: the
+// counter's low 63 bits are 0 between barriers, and an incomplete set of arrivals adds less than
+// 2^63). Each block waits until the bit differs from the one it saw in its own atomic. No reset
+// between launches, no second write on the critical path. Ordering: the fence before the arrival
+// releases the block's writes, the waiters' acquire load acquires everybody's.
 class GridBarrier {
 public:
   __device__ explicit GridBarrier(Control *control) : counter_(&control->barrier_flips) {}
 
+  // For a block whose writes for the other blocks are all thread 0's (no block barrier before the
+  // arrival); every thread returns after the last block has arrived.
   __device__ void wait() {
-    __syncthreads();
-    wait_after_leader_writes();
-  }
-
-  // wait() for a block whose writes for the other blocks are all thread 0's: no block barrier
-  // before the arrival.
-  __device__ void wait_after_leader_writes() {
     if (threadIdx.x == 0) {
       const std::uint64_t add = blockIdx.x == 0 ? (std::uint64_t{1} << 63) - (gridDim.x - 1) : 1;
       __threadfence();
       const std::uint64_t before = atomicAdd(reinterpret_cast<unsigned long long *>(counter_),
                                              static_cast<unsigned long long>(add));
-      SOFTMAX_PHASE_MARK(7, false);
       kit::SpinBackoff backoff;
       while (((kit::gpu_load_acquire(counter_) ^ before) >> 63) == 0)
         backoff.wait();
-      SOFTMAX_PHASE_MARK(8, false);
     }
     __syncthreads();
   }
@@ -371,51 +298,17 @@ template <int kBlock>
 __device__ __forceinline__ Stats grid_stats(const Running &r, const Workspace &ws,
                                             GridBarrier &barrier, PairScratch<kBlock> &scratch) {
   const Pair block = block_merge(r.p, scratch);
-  SOFTMAX_PHASE_MARK(6, false);
   if (threadIdx.x == 0)
     store_partial(ws.partials, blockIdx.x, block);
-  barrier.wait_after_leader_writes();
+  barrier.wait();
   const Stats stats = combine_partials(ws.partials, gridDim.x, scratch);
   if (blockIdx.x == 0 && threadIdx.x == 0)
     ws.control->stats = stats;
   return stats;
 }
 
-// The previous grid barrier, kept for the benchmark's comparison (barrier-only kernels). Thread 0
-// arrives on a counter; the last arrival resets it and bumps an epoch the others wait on. The
-// epoch is read when the kernel starts, off the critical path: it cannot move before this block
-// arrives. Ordering: the fence before the arrival releases the block's writes; the waiters'
-// acquire load, or the last arrival's fence after its atomic, acquires everybody's.
-class EpochBarrier {
-public:
-  __device__ explicit EpochBarrier(Control *control)
-      : control_(control),
-        seen_(threadIdx.x == 0 ? kit::gpu_load_relaxed(&control->barrier_epoch) : 0) {}
-
-  __device__ void wait() {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      __threadfence();
-      const unsigned arrived = atomicAdd(&control_->barrier_count, 1u) + 1;
-      if (arrived == gridDim.x) {
-        __threadfence();
-        atomicExch(&control_->barrier_count, 0u);
-        kit::gpu_store_release(&control_->barrier_epoch, seen_ + 1);
-      } else {
-        kit::SpinBackoff backoff;
-        while (kit::gpu_load_acquire(&control_->barrier_epoch) == seen_)
-          backoff.wait();
-      }
-    }
-    __syncthreads();
-  }
-
-private:
-  Control *control_;
-  std::uint64_t seen_;
-};
-
 // Pass 1 over the float4 items first, first + stride, ... below nvec, kUnroll loads in flight.
+template <int kUnroll>
 __device__ __forceinline__ void accumulate(Running &r, const float4 *in, std::size_t nvec,
                                            std::size_t first, std::size_t stride) {
   std::size_t i = first;
@@ -432,15 +325,16 @@ __device__ __forceinline__ void accumulate(Running &r, const float4 *in, std::si
     r.add(in[i]);
 }
 
-// Pass 2 over the same items as accumulate(), forward or in reverse order.
-template <bool kReverse>
-__device__ __forceinline__ void normalize_items(const float4 *in, float4 *out, std::size_t nvec,
-                                                std::size_t first, std::size_t stride,
-                                                const Stats &s) {
+// Pass 2 over the same items as accumulate(), in reverse order: the part of the input that pass 1
+// read last is the part still in L2, and it is re-read first.
+template <int kUnroll>
+__device__ __forceinline__ void normalize_items_backwards(const float4 *in, float4 *out,
+                                                          std::size_t nvec, std::size_t first,
+                                                          std::size_t stride, const Stats &s) {
   if (first >= nvec)
     return;
   const std::size_t count = (nvec - 1 - first) / stride + 1;
-  auto index = [&](std::size_t k) { return first + (kReverse ? count - 1 - k : k) * stride; };
+  auto index = [&](std::size_t k) { return first + (count - 1 - k) * stride; };
   std::size_t k = 0;
   for (; k + kUnroll <= count; k += kUnroll) {
     float4 v[kUnroll];
