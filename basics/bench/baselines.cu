@@ -1,6 +1,7 @@
 #include "baselines.h"
 
 #include "gpu/gpu.h"
+#include "gpu/resources.h"
 
 #include <cmath>
 #include <vector>
@@ -114,17 +115,13 @@ __global__ void add_block_offsets(float *out, const float *scanned_totals, int n
 
 // Scratch for the block totals of every recursion level, kept across calls.
 float *totals_buffer(int level, std::size_t count) {
-  static std::vector<std::pair<float *, std::size_t>> buffers;
+  static std::vector<kit::gpu::DeviceArray<float>> buffers;
   if (buffers.size() <= static_cast<std::size_t>(level))
-    buffers.resize(level + 1, {nullptr, 0});
-  auto &[pointer, capacity] = buffers[level];
-  if (capacity < count) {
-    if (pointer)
-      GPU_CHECK(cudaFree(pointer));
-    GPU_CHECK(cudaMalloc(&pointer, count * sizeof(float)));
-    capacity = count;
-  }
-  return pointer;
+    buffers.resize(level + 1);
+  kit::gpu::DeviceArray<float> &buffer = buffers[level];
+  if (buffer.size() < count)
+    buffer = kit::gpu::DeviceArray<float>(count);
+  return buffer.get();
 }
 
 void scan_recursive(const float *in, float *out, int n, int level) {

@@ -1,8 +1,9 @@
 #include "limits.h"
 
+#include "bench/l2_eviction.h"
 #include "device/timing.h"
 #include "gpu/gpu.h"
-#include "bench/l2_eviction.h"
+#include "gpu/resources.h"
 
 namespace kit::basics {
 
@@ -72,13 +73,10 @@ __global__ void __launch_bounds__(kThreads)
       dst[first + k * kThreads] = v[k];
 }
 
+// One element of device memory that the measuring kernels may write, kept for the process.
 template <class T> T *scratch_sink() {
-  static T *sink = [] {
-    T *p = nullptr;
-    GPU_CHECK(cudaMalloc(&p, sizeof(T)));
-    return p;
-  }();
-  return sink;
+  static const kit::gpu::DeviceArray<T> sink(1);
+  return sink.get();
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "timing.h"
 
 #include "gpu/gpu.h"
+#include "gpu/resources.h"
 
 #include <cstdio>
 #include <stdexcept>
@@ -35,17 +36,15 @@ const char *limit_name(Limit limit) {
 // number of bytes as the problem (half read, half written).
 Timing time_equal_copy(Timer &timer, double bytes, int runs) {
   const std::size_t each_way = (static_cast<std::size_t>(bytes / 2) + 15) / 16 * 16;
-  void *src = nullptr, *dst = nullptr;
-  GPU_CHECK(cudaMalloc(&src, each_way));
-  GPU_CHECK(cudaMalloc(&dst, each_way));
-  GPU_CHECK(cudaMemset(src, 1, each_way));
+  const kit::gpu::DeviceArray<unsigned char> src(each_way), dst(each_way);
+  GPU_CHECK(cudaMemset(src.get(), 1, each_way));
   const Timing memcpy_time = timer.measure(
-      [&] { GPU_CHECK(cudaMemcpyAsync(dst, src, each_way, cudaMemcpyDeviceToDevice, 0)); }, kWarmup,
-      runs);
+      [&] {
+        GPU_CHECK(cudaMemcpyAsync(dst.get(), src.get(), each_way, cudaMemcpyDeviceToDevice, 0));
+      },
+      kWarmup, runs);
   const Timing kernel_time =
-      timer.measure([&] { copy_with_kernel(src, dst, each_way); }, kWarmup, runs);
-  GPU_CHECK(cudaFree(src));
-  GPU_CHECK(cudaFree(dst));
+      timer.measure([&] { copy_with_kernel(src.get(), dst.get(), each_way); }, kWarmup, runs);
   std::printf("copy of %.1f MB each way: cudaMemcpyAsync %.4f ms, copy kernel %.4f ms\n",
               each_way / 1e6, memcpy_time.median_ms, kernel_time.median_ms);
   return memcpy_time.median_ms < kernel_time.median_ms ? memcpy_time : kernel_time;
@@ -151,10 +150,21 @@ int run_bench(const Problem &problem, const SolveEntry &entry, const BenchOption
                   best.correct ? "" : " (baseline fails the check)");
     std::snprintf(baseline_ms, sizeof baseline_ms, "%.4f", best.ms);
   }
-  std::printf("RESULT|%s|%s|%.4f|%s|%.4f|%.1f%%|%.1f%%|%s|%s|%s|%s\n", problem.name.c_str(),
-              case_text.c_str(), kernel.median_ms, limit_name(problem.model.limit), limit_ms,
-              100 * limit_fraction, 100 * memory_fraction, best.name.c_str(), baseline_ms, ratio,
-              check.ok() ? "PASS" : "FAIL");
+  // The result row, as a Markdown table and as one `RESULT|...` line for scripts; the fields are
+  // the same.
+  char fields[1024];
+  std::snprintf(fields, sizeof fields, "%s|%s|%.4f|%s|%.4f|%.1f%%|%.1f%%|%s|%s|%s|%s",
+                problem.name.c_str(), case_text.c_str(), kernel.median_ms,
+                limit_name(problem.model.limit), limit_ms, 100 * limit_fraction,
+                100 * memory_fraction, best.name.c_str(), baseline_ms, ratio,
+                check.ok() ? "PASS" : "FAIL");
+  std::string row = "| ";
+  for (const char *f = fields; *f; ++f)
+    row += *f == '|' ? std::string(" | ") : std::string(1, *f);
+  std::printf("\n| problem | case | solve (ms) | limit | limit (ms) | %% of limit | %% of copy "
+              "bandwidth | baseline | baseline (ms) | speed-up | check |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|\n%s |\n\nRESULT|%s\n",
+              row.c_str(), fields);
   return check.ok() ? 0 : 1;
 }
 

@@ -20,16 +20,9 @@ DeviceCase::DeviceCase(const Problem &problem, const Case &host, std::size_t mis
     Buffer &b = buffers_[i];
     b.bytes = p.count(host) * elem_size(p.elem);
     b.offset = kGuardBytes + misalign * elem_size(p.elem);
-    const std::size_t total = b.offset + b.bytes + kGuardBytes;
-    GPU_CHECK(cudaMalloc(&b.base, total));
-    GPU_CHECK(cudaMemset(b.base, kGuardByte, total));
+    b.allocation = kit::gpu::DeviceArray<unsigned char>(b.offset + b.bytes + kGuardBytes);
+    GPU_CHECK(cudaMemset(b.allocation.get(), kGuardByte, b.allocation.bytes()));
   }
-}
-
-DeviceCase::~DeviceCase() {
-  for (Buffer &b : buffers_)
-    if (b.base)
-      (void)cudaFree(b.base);
 }
 
 std::vector<Slot> DeviceCase::slots() const {
@@ -38,7 +31,7 @@ std::vector<Slot> DeviceCase::slots() const {
     if (problem_.params[i].role == Role::scalar)
       slots[i].value = host_.scalars[i];
     else
-      slots[i].pointer = buffers_[i].base + buffers_[i].offset;
+      slots[i].pointer = buffers_[i].array();
   }
   return slots;
 }
@@ -47,21 +40,21 @@ void DeviceCase::upload_inputs() {
   for (std::size_t i = 0; i < buffers_.size(); ++i) {
     const Role role = problem_.params[i].role;
     if (role == Role::in || role == Role::inout)
-      GPU_CHECK(cudaMemcpy(buffers_[i].base + buffers_[i].offset, host_.arrays[i].data(),
-                           buffers_[i].bytes, cudaMemcpyHostToDevice));
+      GPU_CHECK(cudaMemcpy(buffers_[i].array(), host_.arrays[i].data(), buffers_[i].bytes,
+                           cudaMemcpyHostToDevice));
   }
 }
 
 void DeviceCase::fill_outputs(unsigned char byte) {
   for (std::size_t i = 0; i < buffers_.size(); ++i)
     if (problem_.params[i].role == Role::out)
-      GPU_CHECK(cudaMemset(buffers_[i].base + buffers_[i].offset, byte, buffers_[i].bytes));
+      GPU_CHECK(cudaMemset(buffers_[i].array(), byte, buffers_[i].bytes));
 }
 
 void DeviceCase::zero_outputs_the_judge_zeroes() {
   for (std::size_t i = 0; i < buffers_.size(); ++i)
     if (problem_.params[i].starts_zeroed)
-      GPU_CHECK(cudaMemset(buffers_[i].base + buffers_[i].offset, 0, buffers_[i].bytes));
+      GPU_CHECK(cudaMemset(buffers_[i].array(), 0, buffers_[i].bytes));
 }
 
 Case DeviceCase::download() const {
@@ -71,8 +64,8 @@ Case DeviceCase::download() const {
     if (role != Role::out && role != Role::inout)
       continue;
     result.arrays[i].resize(buffers_[i].bytes);
-    GPU_CHECK(cudaMemcpy(result.arrays[i].data(), buffers_[i].base + buffers_[i].offset,
-                         buffers_[i].bytes, cudaMemcpyDeviceToHost));
+    GPU_CHECK(cudaMemcpy(result.arrays[i].data(), buffers_[i].array(), buffers_[i].bytes,
+                         cudaMemcpyDeviceToHost));
   }
   return result;
 }
@@ -81,12 +74,12 @@ std::string DeviceCase::check_untouched() const {
   std::vector<unsigned char> bytes;
   for (std::size_t i = 0; i < buffers_.size(); ++i) {
     const Buffer &b = buffers_[i];
-    if (!b.base)
+    if (!b.allocation)
       continue;
     const std::string &name = problem_.params[i].name;
-    const std::size_t total = b.offset + b.bytes + kGuardBytes;
+    const std::size_t total = b.allocation.bytes();
     bytes.resize(total);
-    GPU_CHECK(cudaMemcpy(bytes.data(), b.base, total, cudaMemcpyDeviceToHost));
+    GPU_CHECK(cudaMemcpy(bytes.data(), b.allocation.get(), total, cudaMemcpyDeviceToHost));
     for (std::size_t k = 0; k < b.offset; ++k)
       if (bytes[k] != kGuardByte)
         return "write before the start of '" + name + "' (byte " +

@@ -5,6 +5,7 @@
 // arguments).
 #pragma once
 
+#include "gpu/resources.h"
 #include "harness/problem.h"
 
 #include <cstddef>
@@ -18,9 +19,6 @@ public:
   // `misalign` elements are added to every array's address (0 keeps cudaMalloc's alignment, like
   // the judge's tensors; 1 exercises the kernels' unaligned paths).
   DeviceCase(const Problem &problem, const Case &host, std::size_t misalign = 0);
-  ~DeviceCase();
-  DeviceCase(const DeviceCase &) = delete;
-  DeviceCase &operator=(const DeviceCase &) = delete;
 
   // Device pointers and scalar values, one per solve parameter.
   std::vector<Slot> slots() const;
@@ -37,9 +35,10 @@ public:
 
 private:
   struct Buffer {
-    unsigned char *base = nullptr; // allocation start
-    std::size_t offset = 0;        // array start within the allocation
+    kit::gpu::DeviceArray<unsigned char> allocation; // guard band, array, guard band
+    std::size_t offset = 0;                          // array start within the allocation
     std::size_t bytes = 0;
+    unsigned char *array() const { return allocation.get() + offset; }
   };
   const Problem &problem_;
   const Case &host_;

@@ -5,7 +5,8 @@
 // into its output without clearing it fails), guard bands and const inputs checked, and the kit's
 // small cases repeated at a misaligned address (the judge's own cases run at cudaMalloc's
 // alignment, as the judge's tensors are). The last line, `JUDGE|<problem>|<passed>/<total>`,
-// counts the judge's cases for basics/device_run.sh.
+// counts the judge's cases (the device script's judge summary reads it).
+#include "bench/options.h"
 #include "check.h"
 #include "entry.h"
 #include "harness/random.h"
@@ -14,7 +15,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <random>
 #include <stdexcept>
 
@@ -76,16 +76,17 @@ int run_case(const Problem &problem, const SolveEntry &entry, const Recipe &reci
 
 int gpu_test_main(int argc, char **argv, const SolveEntry &entry) {
   const std::string test_name = std::string("basics_") + entry.problem + "_test";
+  std::size_t seed = std::random_device{}();
+  kit::bench::Options options(test_name, "every test case and judge case of the problem against "
+                                         "the CPU reference, on fresh random inputs");
+  options.size("--seed", &seed, "repeat the run of this seed (default: a random one)");
+  options.parse(argc, argv);
   kit::test::skip_without_gpu(test_name.c_str());
   const Problem *problem = find_problem(entry.problem);
   if (!problem) {
     std::printf("FAIL: no problem description named %s\n", entry.problem);
     return 1;
   }
-  std::uint64_t seed = std::random_device{}();
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], "--seed") == 0)
-      seed = std::strtoull(argv[i + 1], nullptr, 10);
   std::printf("%s: seed %llu (repeat with --seed %llu)\n", test_name.c_str(),
               static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
   try {

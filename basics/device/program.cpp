@@ -1,6 +1,9 @@
 // `<problem> CASE.in > CASE.out`: the judge's flow on one case (inputs uploaded, outputs
 // allocated and poisoned, or zeroed where the judge zeroes them, solve called with device
-// pointers, outputs downloaded and printed).
+// pointers, outputs downloaded and printed). `<problem> --bench [--runs R] [--seed S]`: the
+// benchmark (bench_run.h). Exit status: 0 done, 1 usage (no case file and no --bench, or both),
+// 2 bad input or a bad option, 3 a GPU runtime failure.
+#include "bench/options.h"
 #include "bench_run.h"
 #include "device_case.h"
 #include "entry.h"
@@ -9,10 +12,10 @@
 
 #include "gpu/gpu.h"
 
+#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace kit::basics {
 
@@ -27,6 +30,37 @@ int usage(const char *program) {
                "       %s --bench [--runs R] [--seed S]\n",
                program, program);
   return kUsageExit;
+}
+
+struct Arguments {
+  std::string case_file; // "" unless given
+  bool bench = false;
+  BenchOptions bench_options;
+};
+
+// Bad options and --help end the program here (kit::bench::Options: exit 2 naming the option).
+Arguments parse_arguments(int argc, char **argv, const std::string &problem) {
+  Arguments a;
+  std::size_t runs = 0, seed = a.bench_options.seed;
+  bool case_given = false;
+  kit::bench::Options options(
+      problem, "CASE.in: runs solve on one case and prints the outputs in the basics case format; "
+               "--bench: times solve on the judge's performance case against the problem's limit "
+               "and baselines measured in the same run");
+  options.flag("--bench", &a.bench, "benchmark at the judge's performance size")
+      .size("--runs", &runs, "timed runs (default 50, 10 above 1e11 operations)")
+      .size("--seed", &seed, "seed of the generated inputs (default 1)")
+      .positional("CASE.in", [&](const std::string &path) {
+        if (case_given)
+          return false;
+        a.case_file = path;
+        case_given = true;
+        return true;
+      });
+  options.parse(argc, argv);
+  a.bench_options.runs = static_cast<int>(std::min<std::size_t>(runs, 1000000));
+  a.bench_options.seed = seed;
+  return a;
 }
 
 int run_case_file(const Problem &problem, const SolveEntry &entry, const char *path) {
@@ -71,23 +105,12 @@ int program_main(int argc, char **argv, const SolveEntry &entry) {
     std::fprintf(stderr, "%s\n", e.what());
     return kUsageExit;
   }
-  if (argc >= 2 && std::strcmp(argv[1], "--bench") == 0) {
-    BenchOptions options;
-    for (int i = 2; i < argc; ++i) {
-      if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
-        options.runs = std::atoi(argv[++i]);
-      else if (std::strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
-        options.seed = std::strtoull(argv[++i], nullptr, 10);
-      else
-        return usage(argv[0]);
-    }
-    if (options.runs < 0)
-      return usage(argv[0]);
-    return run_bench(*problem, entry, options);
-  }
-  if (argc != 2 || argv[1][0] == '-')
+  const Arguments arguments = parse_arguments(argc, argv, problem->name);
+  if (arguments.bench == !arguments.case_file.empty())
     return usage(argv[0]);
-  return run_case_file(*problem, entry, argv[1]);
+  if (arguments.bench)
+    return run_bench(*problem, entry, arguments.bench_options);
+  return run_case_file(*problem, entry, arguments.case_file.c_str());
 }
 
 } // namespace kit::basics

@@ -1,8 +1,8 @@
 #include "timing.h"
 
 #include "bench/event_timing.h"
-#include "gpu/gpu.h"
 #include "bench/l2_eviction.h"
+#include "gpu/gpu.h"
 
 namespace kit::basics {
 

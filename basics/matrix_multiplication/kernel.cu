@@ -18,6 +18,7 @@
 // Any M, N, K >= 1 works: loads outside the matrices read as zero and stores outside C are
 // skipped. 16-byte global loads and stores are used only when every row stride is a multiple of 4
 // floats and every pointer is 16-byte aligned; otherwise the same kernel loads single floats.
+#include "../passes/shared_memory.h"
 #include "gpu/gpu.h"
 
 #include <cstddef>
@@ -57,8 +58,8 @@ struct TileShape {
 
 // The shape solve() uses: 256x128 outputs per block, slices 16 deep, 16x8 outputs per thread, one
 // block of 256 threads per SM (about 240 registers each). It was the fastest of the shapes swept
-// in bench_notes.md: a taller thread patch reads 24 floats from shared memory per 128 FMAs instead
-// of 16 per 64, and the deeper slice halves the barriers.
+// (README.md, design notes): a taller thread patch reads 24 floats from shared memory per 128
+// FMAs instead of 16 per 64, and the deeper slice halves the barriers.
 using DefaultShape = TileShape<256, 128, 16, 4, 2, 1>;
 
 // Consecutive blocks walk down a group of kGroupRows tile rows before moving one tile column
@@ -199,7 +200,7 @@ __global__ void __launch_bounds__(Shape::kThreads, MATMUL_MIN_BLOCKS(Shape))
     // Unconditional on purpose: past the last slice every bound check fails, so nothing is read
     // and zeros go to a stage nobody reads. Guarding it with "if there is a next slice" let the
     // compiler merge it with the guarded store below, which sank the global loads behind the
-    // multiply and exposed their whole latency on every slice (seen in the SASS, bench_notes.md).
+    // multiply and exposed their whole latency on every slice (seen in the SASS).
     load_slice((slice + 1) * Shape::kTileDepth);
 
     const float *const a_tile = shared + (slice & 1) * Shape::kStageFloats;
@@ -270,18 +271,13 @@ inline bool aligned_16(const void *p) { return reinterpret_cast<std::uintptr_t>(
 template <class Shape, bool kVectorGlobal>
 void launch_with(const float *a, const float *b, float *c, int rows, int depth, int cols,
                  cudaStream_t stream) {
-  static const bool shared_limit_raised = [] {
-#if KIT_CUDA
-    // Beyond 48 KiB an NVIDIA block must opt in to the larger dynamic shared-memory limit; AMD
-    // grants its whole LDS (64 KiB per workgroup) without asking.
-    if (Shape::kSharedBytes > 48 * 1024)
-      GPU_CHECK(cudaFuncSetAttribute(
-          reinterpret_cast<const void *>(&matmul_kernel<Shape, kVectorGlobal>),
-          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(Shape::kSharedBytes)));
-#endif
+  // Above the default per-block limit on NVIDIA (an opt-in); within the 64 KB LDS on AMD.
+  static const bool shared_reserved = [] {
+    kit::basics::reserve_shared_bytes("matmul_kernel", matmul_kernel<Shape, kVectorGlobal>,
+                                      Shape::kSharedBytes);
     return true;
   }();
-  (void)shared_limit_raised;
+  (void)shared_reserved;
   const long long tiles =
       static_cast<long long>((rows + Shape::kBlockRows - 1) / Shape::kBlockRows) *
       ((cols + Shape::kBlockCols - 1) / Shape::kBlockCols);

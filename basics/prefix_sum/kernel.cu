@@ -15,6 +15,9 @@
 //    published its inclusive prefix; it publishes its own inclusive prefix and the block writes.
 // Tile status words carry the launch's epoch, so the status array never needs clearing; the
 // ticket counter is reset by the block that draws the last ticket.
+// Co-residency: ticket order. A tile waits only for tiles with smaller tickets, which were drawn
+// by blocks that had already started; tile 0 waits for nobody, so by induction every wait ends
+// whatever the grid size and however the GPU schedules blocks: a plain launch is safe.
 #include "gpu/collectives.h"
 #include "gpu/gpu.h"
 
@@ -64,17 +67,16 @@ __device__ __forceinline__ void store4(float *out, std::size_t i, std::size_t n,
     out[i + 3] = x.w;
 }
 
+// The value goes out first; the release store of the status word orders it before the status.
 __device__ __forceinline__ void publish(unsigned tile, std::uint64_t epoch, std::uint64_t kind,
                                         double value) {
-  (kind == kInclusive ? g_inclusive : g_aggregate)[tile] = value;
-  kit::gpu_store_release(&g_status[tile], epoch << 2 | kind); // orders the value store first
+  kit::gpu_store_relaxed(&(kind == kInclusive ? g_inclusive : g_aggregate)[tile], value);
+  kit::gpu_store_release(&g_status[tile], epoch << 2 | kind);
 }
 
 // Called by all lanes of one warp; returns the sum of all tiles before `tile`.
 __device__ double look_back(unsigned tile, std::uint64_t epoch) {
   const int lane = kit::lane_id();
-  const volatile double *aggregates = g_aggregate;
-  const volatile double *inclusives = g_inclusive;
   double exclusive = 0.0;
   long long window_end = tile; // this pass looks at tiles [window_end - warp, window_end)
   while (true) {
@@ -89,8 +91,11 @@ __device__ double look_back(unsigned tile, std::uint64_t epoch) {
         break;
       backoff.wait();
     }
+    // The value was published before the status word this lane's acquire load saw.
     const bool inclusive = (word & 3) == kInclusive;
-    const double value = pred < 0 ? 0.0 : inclusive ? inclusives[pred] : aggregates[pred];
+    const double value = pred < 0    ? 0.0
+                         : inclusive ? kit::gpu_load_relaxed(&g_inclusive[pred])
+                                     : kit::gpu_load_relaxed(&g_aggregate[pred]);
     // The nearest predecessor with an inclusive prefix ends the look-back: add it and the
     // aggregates of the tiles after it.
     const int stop = kit::lane_mask_highest(kit::warp_ballot(inclusive));

@@ -12,6 +12,10 @@
 //     (N <= 500,000) every element is read once and written once.
 // The max is initialised from the data (-inf identity, never 0), and out-of-range threads
 // contribute the identity pair, so no input can be mis-scaled.
+// Co-residency: cooperative launch. Every block waits at the grid barrier for every other block,
+// so the whole grid must be resident at once: kit::gpu::launch_cooperative with a grid of at most
+// resident_blocks() of this kernel on the running device (the runtime refuses a grid that does
+// not fit, with a clear error, instead of hanging).
 #include "gpu/collectives.h"
 #include "gpu/gpu.h"
 
@@ -48,14 +52,15 @@ struct MaxSum {
 
 // Grid-wide barrier for a cooperative launch (all blocks resident). The last block to arrive
 // resets the count and advances the generation that the others wait on, so the barrier needs no
-// host-side reset between launches.
+// host-side reset between launches. The fences around the arrival make every write of a block
+// before the barrier visible to every block after it.
 __device__ void grid_barrier() {
   __syncthreads();
   if (threadIdx.x == 0) {
     const std::uint64_t generation = kit::gpu_load_relaxed(&g_generation);
     __threadfence();
     if (atomicAdd(&g_arrived, 1u) == gridDim.x - 1) {
-      g_arrived = 0;
+      kit::gpu_store_relaxed(&g_arrived, 0u);
       __threadfence();
       atomicAdd(reinterpret_cast<unsigned long long *>(&g_generation), 1ull);
     } else {
@@ -99,21 +104,19 @@ __global__ void __launch_bounds__(kThreads)
   const float rescaled = mine.sum == 0.0f ? 0.0f : mine.sum * expf(mine.max - block_max);
   const float block_sum = kit::block_reduce<kThreads>(rescaled, kit::Plus(), 0.0f, scratch);
   if (threadIdx.x == 0) {
-    g_block_max[blockIdx.x] = block_max;
-    g_block_sum[blockIdx.x] = block_sum;
+    kit::gpu_store_relaxed(&g_block_max[blockIdx.x], block_max);
+    kit::gpu_store_relaxed(&g_block_sum[blockIdx.x], block_sum);
   }
   grid_barrier();
 
-  // volatile: these were written by other blocks; skip the non-coherent L1. All of a thread's
-  // (at most kPartialsPerThread) pairs are loaded at once and kept for both passes.
-  const volatile float *maxima = g_block_max;
-  const volatile float *sums = g_block_sum;
+  // Other blocks' pairs, through device-scope loads (gpu.h: never a non-coherent cache). All of
+  // a thread's (at most kPartialsPerThread) pairs are loaded at once and kept for both passes.
   float pair_max[kPartialsPerThread], pair_sum[kPartialsPerThread];
 #pragma unroll
   for (int k = 0; k < kPartialsPerThread; ++k) {
     const unsigned b = threadIdx.x + k * kThreads;
-    pair_max[k] = b < gridDim.x ? maxima[b] : -INFINITY;
-    pair_sum[k] = b < gridDim.x ? sums[b] : 0.0f;
+    pair_max[k] = b < gridDim.x ? kit::gpu_load_relaxed(&g_block_max[b]) : -INFINITY;
+    pair_sum[k] = b < gridDim.x ? kit::gpu_load_relaxed(&g_block_sum[b]) : 0.0f;
   }
   float m = -INFINITY;
 #pragma unroll
@@ -161,7 +164,6 @@ extern "C" void solve(const float *input, float *output, int N) {
   const std::size_t per_block = static_cast<std::size_t>(kUnroll) * kThreads;
   const std::size_t wanted = (static_cast<std::size_t>(N) + per_block - 1) / per_block;
   const int blocks = static_cast<int>(std::min<std::size_t>(wanted, resident));
-  void *args[] = {&input, &output, &N};
-  GPU_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(softmax_kernel), blocks,
-                                        kThreads, args, 0, 0));
+  kit::gpu::launch_cooperative("softmax_kernel", softmax_kernel, blocks, kThreads, 0, 0, input,
+                               output, N);
 }
