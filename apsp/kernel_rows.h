@@ -6,6 +6,7 @@
 #include "graph.h"
 
 #include "gpu/gpu.h"
+#include "gpu/resources.h"
 
 #include <cstddef>
 
@@ -15,9 +16,6 @@ class RowStreamer {
 public:
   // `max_rows`: the most rows one deliver() call will pass (sizes the chunks for small graphs).
   RowStreamer(int vertices, int max_rows);
-  RowStreamer(const RowStreamer &) = delete;
-  RowStreamer &operator=(const RowStreamer &) = delete;
-  ~RowStreamer();
 
   // Delivers rows [first_row, first_row + row_count): row r lies at d_rows + (r - first_row) *
   // pitch ints in device memory once `ready` has completed (nullptr: already complete). Returns
@@ -28,9 +26,9 @@ public:
 private:
   int vertices_;
   int chunk_rows_;
-  int *pinned_[2] = {nullptr, nullptr};
-  cudaEvent_t copied_[2] = {nullptr, nullptr};
-  cudaStream_t stream_ = nullptr;
+  kit::gpu::PinnedArray<int> pinned_[2];
+  kit::gpu::Event copied_[2];
+  kit::gpu::Stream stream_;
 };
 
 } // namespace apsp

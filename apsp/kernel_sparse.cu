@@ -3,17 +3,16 @@
 // A block keeps the tentative distances of its source and two vertex queues. Each round, the
 // threads take the vertices of the current queue, relax all their out-arcs with atomicMin, and
 // push every vertex whose distance dropped into the next queue, at most once per round thanks to
-// a per-vertex mark (the round's number, unique within the block, set with atomicExch). A vertex
-// is queued again whenever its distance drops, so when a round ends with an empty queue every arc
-// satisfies d[v] <= d[u] + w and the distances are exact. Work is proportional to the arcs of
-// improved vertices, rounds to the number of arcs on shortest paths, and a round costs one
-// barrier: the path for graphs with E far below V^2 (the rule that picks it is in kernel.cu).
+// a per-vertex mark (the round's number, unique within the block, set with atomicExch). Work is
+// proportional to the arcs of improved vertices, rounds to the number of arcs on shortest paths,
+// and a round costs one barrier: the path for graphs with E far below V^2 (kernel_path.h).
 //
 // Distances and marks live in shared memory when 2 * V ints fit (shared atomics), otherwise the
 // distances are the output row itself and the marks a per-block global array.
 #include "kernel_sparse.h"
 
 #include "kernel_rows.h"
+#include "tuning.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -24,12 +23,9 @@ namespace apsp {
 
 namespace {
 
-constexpr int kThreads = 256;
-// Rows computed per batch on the solver path: at least this many bytes of rows (so that a batch
-// keeps every resident block busy for a while) ...
-constexpr std::size_t kBatchBytes = std::size_t{64} << 20;
-// ... and at least this many rows per resident block (load balance across blocks).
-constexpr int kBatchRowsPerBlock = 2;
+// The kernel's static shared variables (queue lengths, the block's source slot) take 16 bytes;
+// this bound leaves room for their alignment next to the dynamic shared state.
+constexpr std::size_t kStaticSharedBound = 64;
 
 struct DeviceCsr {
   int vertices;
@@ -37,11 +33,29 @@ struct DeviceCsr {
   const int2 *arcs;     // {destination, weight}
 };
 
-__device__ __forceinline__ int load_volatile(const int *p) {
-  return *const_cast<const volatile int *>(p);
-}
-
-template <bool kSharedState>
+// Co-residency: no inter-block waiting. Blocks take sources from an atomic counter (a work queue
+// that never waits: a block that finds it exhausted returns), and each block reads and writes
+// only its own distances, queues and marks; the grid is at most the resident blocks only so that
+// no block idles.
+//
+// Memory idiom and why it is exact. In a round, a thread reads distances that other threads of
+// its block may be lowering at that moment (there is no barrier between a relaxation and a read
+// in the same round), so those reads are atomic loads, kit::gpu_load_relaxed, and the writes are
+// atomicMin. Device scope is more than the block needs and compiles to what the volatile loads it
+// replaces did (LDS reads for the shared state; L1-bypassing loads for the global state).
+// Relaxed order suffices because the relaxation is monotone: every value d[v] ever holds is the
+// length of a real path or INF, and d[v] only decreases, so any load returns an upper bound of
+// the current value, and a stale one only delays convergence. A stale d[v] in the filter
+// `candidate < d[v]` lets a useless atomicMin through. A stale d[u] relaxes u's arcs with too
+// large a value, but the thread that lowered d[u] also queued u for the next round, and that
+// round reads d[u] after the barrier, which orders the atomicMin before the read (block-scope
+// happens-before plus per-location coherence), so u's arcs are relaxed again with at least that
+// value. Hence when a round ends with an empty queue, every arc (u, v) was last relaxed with the
+// final d[u], d[v] <= d[u] + w for all arcs, and the distances are exact. Only coherence per
+// location and the barrier's ordering are used: both hold for relaxed agent-scope atomics and
+// __syncthreads in HIP's memory model (LLVM AMDGPU, GFX9: agent-scope loads and atomics are
+// performed at L2, and the barrier waits for the block's outstanding accesses) as in CUDA's.
+template <bool kSharedState, int kThreads>
 __global__ void __launch_bounds__(kThreads)
     sssp_rows_kernel(DeviceCsr graph, int first_source, int source_count, int *out, int *queues,
                      int *global_marks, int *next_slot) {
@@ -88,12 +102,12 @@ __global__ void __launch_bounds__(kThreads)
       int *next_length = &queue_length[(round + 1) % 3];
       for (int i = threadIdx.x; i < length; i += kThreads) {
         const int u = current[i];
-        const int du = load_volatile(dist + u);
+        const int du = kit::gpu_load_relaxed(dist + u);
         const int end = graph.first_arc[u + 1];
         for (int e = graph.first_arc[u]; e < end; ++e) {
           const int2 arc = graph.arcs[e];
           const int candidate = du + arc.y;
-          if (candidate < load_volatile(dist + arc.x)) {
+          if (candidate < kit::gpu_load_relaxed(dist + arc.x)) {
             const int previous = atomicMin(dist + arc.x, candidate);
             if (candidate < previous && atomicExch(mark_of + arc.x, mark) != mark)
               next[atomicAdd(next_length, 1)] = arc.x;
@@ -111,40 +125,44 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+template <bool kSharedState, class Tuning> constexpr auto sssp_kernel(Tuning) {
+  return sssp_rows_kernel<kSharedState, Tuning::kSparseThreads>;
+}
+
 std::size_t shared_state_bytes(int vertices) {
   return 2 * static_cast<std::size_t>(vertices) * sizeof(int);
 }
 
+// Blocks of the shared-state kernel the device holds at once, after raising the kernel's
+// shared-memory limit to what it will use (the occupancy query honours that opt-in).
+int shared_state_resident_blocks(int vertices) {
+  const std::size_t bytes = shared_state_bytes(vertices);
+  return kit::gpu::with_tuning<ApspTuning>([&](auto tuning) {
+    const auto kernel = sssp_kernel<true>(tuning);
+    GPU_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(kernel),
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(bytes)));
+    return kit::gpu::resident_blocks(kernel, decltype(tuning)::kSparseThreads, bytes);
+  });
+}
+
 int global_state_resident_blocks() {
-  return std::max(1, kit::gpu::resident_blocks(sssp_rows_kernel<false>, kThreads));
+  return kit::gpu::with_tuning<ApspTuning>([](auto tuning) {
+    return kit::gpu::resident_blocks(sssp_kernel<false>(tuning), decltype(tuning)::kSparseThreads);
+  });
 }
 
 } // namespace
 
 bool sparse_shared_state_fits(int vertices) {
-  // Leave room for the kernel's static shared variables.
-  constexpr std::size_t kStaticReserve = 64;
-  return shared_state_bytes(vertices) + kStaticReserve <=
+  return shared_state_bytes(vertices) + kStaticSharedBound <=
          static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block());
 }
 
 int sparse_shared_state_blocks_per_sm(int vertices) {
   if (!sparse_shared_state_fits(vertices))
     return 0;
-  const std::size_t bytes = shared_state_bytes(vertices);
-  // The occupancy query honours the kernel's opt-in limit, so raise it first (as the solver does).
-  GPU_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(sssp_rows_kernel<true>),
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(bytes)));
-  return kit::gpu::resident_blocks(sssp_rows_kernel<true>, kThreads, bytes) /
-         kit::gpu::device_multiprocessors();
-}
-
-std::size_t SparseSolver::device_bytes(int vertices, std::size_t edges) {
-  const std::size_t v = static_cast<std::size_t>(vertices);
-  // The global-state kernel keeps the most blocks resident: an upper bound for both kinds.
-  const std::size_t blocks = static_cast<std::size_t>(global_state_resident_blocks());
-  return (v + 1) * sizeof(int) + edges * sizeof(int2) + blocks * 3 * v * sizeof(int) + sizeof(int);
+  return shared_state_resident_blocks(vertices) / kit::gpu::device_multiprocessors();
 }
 
 SparseSolver::SparseSolver(const Graph &graph, SparseState state) : vertices_(graph.vertices) {
@@ -188,49 +206,40 @@ SparseSolver::SparseSolver(const Graph &graph, SparseState state) : vertices_(gr
       state == SparseState::Shared || (state == SparseState::Auto && sparse_shared_state_fits(v));
   if (shared_state_) {
     shared_bytes_ = shared_state_bytes(v);
-    GPU_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(sssp_rows_kernel<true>),
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(shared_bytes_)));
-    resident_blocks_ =
-        std::max(1, kit::gpu::resident_blocks(sssp_rows_kernel<true>, kThreads, shared_bytes_));
+    resident_blocks_ = std::max(1, shared_state_resident_blocks(v));
   } else {
-    resident_blocks_ = global_state_resident_blocks();
+    resident_blocks_ = std::max(1, global_state_resident_blocks());
   }
 
   const std::size_t blocks = static_cast<std::size_t>(resident_blocks_);
-  GPU_CHECK(cudaMalloc(&first_arc_, first_arc.size() * sizeof(int)));
-  GPU_CHECK(cudaMalloc(&arcs_, std::max<std::size_t>(1, arcs.size()) * sizeof(int2)));
-  GPU_CHECK(cudaMalloc(&queues_, blocks * 2 * v * sizeof(int)));
+  first_arc_ = kit::gpu::DeviceArray<int>(first_arc.size());
+  arcs_ = kit::gpu::DeviceArray<int2>(arcs.size());
+  queues_ = kit::gpu::DeviceArray<int>(blocks * 2 * v);
   if (!shared_state_)
-    GPU_CHECK(cudaMalloc(&stamps_, blocks * v * sizeof(int)));
-  GPU_CHECK(cudaMalloc(&next_source_, sizeof(int)));
-  GPU_CHECK(cudaMemcpy(first_arc_, first_arc.data(), first_arc.size() * sizeof(int),
+    marks_ = kit::gpu::DeviceArray<int>(blocks * v);
+  next_source_ = kit::gpu::DeviceArray<int>(1);
+  GPU_CHECK(cudaMemcpy(first_arc_.get(), first_arc.data(), first_arc.size() * sizeof(int),
                        cudaMemcpyHostToDevice));
   if (!arcs.empty())
-    GPU_CHECK(cudaMemcpy(arcs_, arcs.data(), arcs.size() * sizeof(int2), cudaMemcpyHostToDevice));
-}
-
-SparseSolver::~SparseSolver() {
-  (void)cudaFree(first_arc_);
-  (void)cudaFree(arcs_);
-  (void)cudaFree(queues_);
-  (void)cudaFree(stamps_);
-  (void)cudaFree(next_source_);
+    GPU_CHECK(
+        cudaMemcpy(arcs_.get(), arcs.data(), arcs.size() * sizeof(int2), cudaMemcpyHostToDevice));
 }
 
 void SparseSolver::compute_rows(int first, int count, int *out, cudaStream_t stream) {
   if (count <= 0)
     return;
-  GPU_CHECK(cudaMemsetAsync(next_source_, 0, sizeof(int), stream));
-  const DeviceCsr graph{vertices_, first_arc_, arcs_};
+  GPU_CHECK(cudaMemsetAsync(next_source_.get(), 0, sizeof(int), stream));
+  const DeviceCsr graph{vertices_, first_arc_.get(), arcs_.get()};
   const int blocks = std::min(count, resident_blocks_);
-  if (shared_state_) {
-    sssp_rows_kernel<true><<<blocks, kThreads, shared_bytes_, stream>>>(
-        graph, first, count, out, queues_, stamps_, next_source_);
-  } else {
-    sssp_rows_kernel<false>
-        <<<blocks, kThreads, 0, stream>>>(graph, first, count, out, queues_, stamps_, next_source_);
-  }
+  kit::gpu::with_tuning<ApspTuning>([&](auto tuning) {
+    constexpr int kThreads = decltype(tuning)::kSparseThreads;
+    if (shared_state_)
+      sssp_rows_kernel<true, kThreads><<<blocks, kThreads, shared_bytes_, stream>>>(
+          graph, first, count, out, queues_.get(), marks_.get(), next_source_.get());
+    else
+      sssp_rows_kernel<false, kThreads><<<blocks, kThreads, 0, stream>>>(
+          graph, first, count, out, queues_.get(), marks_.get(), next_source_.get());
+  });
   GPU_CHECK_LAUNCH("sssp_rows_kernel");
 }
 
@@ -240,9 +249,12 @@ void solve_sparse(const Graph &graph, const RowBlockSink &sink) {
     return;
   SparseSolver solver(graph);
   const std::size_t row_bytes = static_cast<std::size_t>(vertices) * sizeof(int);
-  int batch_rows = static_cast<int>(
-      std::max<std::size_t>(kBatchBytes / row_bytes, static_cast<std::size_t>(kBatchRowsPerBlock) *
-                                                         solver.resident_blocks()));
+  int batch_rows = kit::gpu::with_tuning<ApspTuning>([&](auto tuning) {
+    using Tuning = decltype(tuning);
+    return static_cast<int>(std::max<std::size_t>(
+        Tuning::kSparseBatchBytes / row_bytes,
+        static_cast<std::size_t>(Tuning::kSparseBatchRowsPerBlock) * solver.resident_blocks()));
+  });
   batch_rows = std::min(batch_rows, vertices);
   // Two batches of rows in flight; shrink them when device memory is short.
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -257,38 +269,27 @@ void solve_sparse(const Graph &graph, const RowBlockSink &sink) {
     std::exit(kit::gpu::kGpuFailureExitCode);
   }
   const int batches = (vertices + batch_rows - 1) / batch_rows;
-  int *slab[2] = {nullptr, nullptr};
-  cudaEvent_t computed[2] = {nullptr, nullptr};
-  cudaStream_t stream = nullptr;
-  GPU_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  for (int b = 0; b < std::min(2, batches); ++b) {
-    GPU_CHECK(cudaMalloc(&slab[b], row_bytes * batch_rows));
-    GPU_CHECK(cudaEventCreateWithFlags(&computed[b], cudaEventDisableTiming));
-  }
+  kit::gpu::Stream stream;
+  kit::gpu::DeviceArray<int> slab[2];
+  kit::gpu::Event computed[2];
+  for (int b = 0; b < std::min(2, batches); ++b)
+    slab[b] = kit::gpu::DeviceArray<int>(static_cast<std::size_t>(vertices) * batch_rows);
   auto launch = [&](int batch) {
     const int first = batch * batch_rows;
-    solver.compute_rows(first, std::min(batch_rows, vertices - first), slab[batch % 2], stream);
-    GPU_CHECK(cudaEventRecord(computed[batch % 2], stream));
+    solver.compute_rows(first, std::min(batch_rows, vertices - first), slab[batch % 2].get(),
+                        stream.get());
+    GPU_CHECK(cudaEventRecord(computed[batch % 2].get(), stream.get()));
   };
   launch(0);
-  {
-    RowStreamer streamer(vertices, batch_rows);
-    for (int batch = 0; batch < batches; ++batch) {
-      // The other slab was delivered (copied out) in the previous iteration.
-      if (batch + 1 < batches)
-        launch(batch + 1);
-      const int first = batch * batch_rows;
-      streamer.deliver(slab[batch % 2], vertices, first, std::min(batch_rows, vertices - first),
-                       computed[batch % 2], sink);
-    }
+  RowStreamer streamer(vertices, batch_rows);
+  for (int batch = 0; batch < batches; ++batch) {
+    // The other slab was delivered (copied out) in the previous iteration.
+    if (batch + 1 < batches)
+      launch(batch + 1);
+    const int first = batch * batch_rows;
+    streamer.deliver(slab[batch % 2].get(), vertices, first, std::min(batch_rows, vertices - first),
+                     computed[batch % 2].get(), sink);
   }
-  for (int b = 0; b < 2; ++b) {
-    if (slab[b])
-      GPU_CHECK(cudaFree(slab[b]));
-    if (computed[b])
-      GPU_CHECK(cudaEventDestroy(computed[b]));
-  }
-  GPU_CHECK(cudaStreamDestroy(stream));
 }
 
 } // namespace apsp

@@ -5,6 +5,7 @@
 #include "graph.h"
 
 #include "gpu/gpu.h"
+#include "gpu/resources.h"
 
 #include <cstddef>
 
@@ -27,9 +28,6 @@ int sparse_shared_state_blocks_per_sm(int vertices);
 class SparseSolver {
 public:
   SparseSolver(const Graph &graph, SparseState state = SparseState::Auto);
-  SparseSolver(const SparseSolver &) = delete;
-  SparseSolver &operator=(const SparseSolver &) = delete;
-  ~SparseSolver();
 
   // Distances from sources first .. first + count - 1 into out (count rows of V ints, pitch V),
   // asynchronous on `stream`. Calls on one solver must not overlap in time (shared scratch).
@@ -39,19 +37,16 @@ public:
   // Blocks the device keeps resident at once (one source each).
   int resident_blocks() const { return resident_blocks_; }
 
-  // Device bytes a solver for this graph allocates (CSR plus scratch), without output rows.
-  static std::size_t device_bytes(int vertices, std::size_t edges);
-
 private:
   int vertices_;
   bool shared_state_;
   int resident_blocks_ = 0;
   std::size_t shared_bytes_ = 0;
-  int *first_arc_ = nullptr;
-  int2 *arcs_ = nullptr;
-  int *queues_ = nullptr;
-  int *stamps_ = nullptr;
-  int *next_source_ = nullptr;
+  kit::gpu::DeviceArray<int> first_arc_; // vertices + 1 offsets into arcs_ (CSR)
+  kit::gpu::DeviceArray<int2> arcs_;     // {destination, weight}
+  kit::gpu::DeviceArray<int> queues_;    // two vertex queues per resident block
+  kit::gpu::DeviceArray<int> marks_;     // global state: a queue mark per vertex and block
+  kit::gpu::DeviceArray<int> next_source_;
 };
 
 // The whole sparse path: rows are computed in batches and streamed to the sink while the next

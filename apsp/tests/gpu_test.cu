@@ -1,20 +1,24 @@
 // apsp on the GPU against the CPU reference, exact: both paths forced on the same inputs, every
-// dense kernel variant and both sparse state layouts on device buffers, and apsp_solve itself.
-// Graph families: random (sparse and dense, with duplicate pairs), zero-heavy weights, several
-// components with isolated vertices, complete graphs, chains, grids and no edges at all, on
-// V = 2 .. 300 around the tile sizes (63/64/65, 127/128/129, 255/256/257) plus one V = 1025.
+// dense tile variant (int and float distances) and both sparse state layouts on device buffers,
+// and apsp_solve itself. Graph families: random (sparse and dense, with duplicate pairs),
+// zero-heavy weights, several components with isolated vertices, complete graphs, chains, grids
+// and no edges at all, on V = 2 .. 300 around the tile sizes (63/64/65, 127/128/129, 255/256/257)
+// plus one V = 1025.
+#include "floyd_warshall_tiles.h"
 #include "kernel_dense.h"
 #include "kernel_path.h"
 #include "kernel_sparse.h"
 #include "reference.h"
 #include "solve.h"
 
+#include "testing/random.h"
 #include "testing/test_support.h"
 
 #include <algorithm>
 #include <cstdlib>
-#include <random>
+#include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -26,22 +30,23 @@ struct Case {
   Graph graph;
 };
 
-Edge random_edge(std::mt19937 &rng, int vertices, int max_weight) {
-  std::uniform_int_distribution<int> vertex(0, vertices - 1), weight(0, max_weight);
-  int src = vertex(rng), dst = vertex(rng);
+int uniform(kit::Rng &rng, int lo, int hi) { return static_cast<int>(rng.uniform_int(lo, hi)); }
+
+Edge random_edge(kit::Rng &rng, int vertices, int max_weight) {
+  int src = uniform(rng, 0, vertices - 1), dst = uniform(rng, 0, vertices - 1);
   while (vertices > 1 && dst == src)
-    dst = vertex(rng);
-  return {src, dst, weight(rng)};
+    dst = uniform(rng, 0, vertices - 1);
+  return {src, dst, uniform(rng, 0, max_weight)};
 }
 
 // Random directed graph; about one edge in eight repeats an earlier pair with a new weight.
-Graph random_graph(int vertices, std::size_t edges, int max_weight, std::mt19937 &rng) {
+Graph random_graph(int vertices, std::size_t edges, int max_weight, kit::Rng &rng) {
   Graph g;
   g.vertices = vertices;
   for (std::size_t i = 0; i < edges; ++i) {
-    if (i > 0 && rng() % 8 == 0) {
-      Edge again = g.edges[rng() % g.edges.size()];
-      again.weight = static_cast<int>(rng() % (max_weight + 1));
+    if (i > 0 && rng.next() % 8 == 0) {
+      Edge again = g.edges[rng.next() % g.edges.size()];
+      again.weight = uniform(rng, 0, max_weight);
       g.edges.push_back(again);
     } else {
       g.edges.push_back(random_edge(rng, vertices, max_weight));
@@ -50,44 +55,44 @@ Graph random_graph(int vertices, std::size_t edges, int max_weight, std::mt19937
   return g;
 }
 
-Graph complete_graph(int vertices, std::mt19937 &rng) {
+Graph complete_graph(int vertices, kit::Rng &rng) {
   Graph g;
   g.vertices = vertices;
   for (int i = 0; i < vertices; ++i)
     for (int j = 0; j < vertices; ++j)
       if (i != j)
-        g.edges.push_back({i, j, static_cast<int>(rng() % (kApspMaxWeight + 1))});
+        g.edges.push_back({i, j, uniform(rng, 0, kApspMaxWeight)});
   return g;
 }
 
 // 0 -> 1 -> ... -> V-1, plus a few long forward jumps that are never shorter than the chain.
-Graph chain_graph(int vertices, std::mt19937 &rng) {
+Graph chain_graph(int vertices, kit::Rng &rng) {
   Graph g;
   g.vertices = vertices;
   for (int i = 0; i + 1 < vertices; ++i)
-    g.edges.push_back({i, i + 1, static_cast<int>(rng() % 10)});
+    g.edges.push_back({i, i + 1, uniform(rng, 0, 9)});
   for (int i = 0; i + 3 < vertices; i += 7)
     g.edges.push_back({i, i + 3, 100});
   return g;
 }
 
 // rows x cols grid with right and down edges, like the 80 x 80 sample.
-Graph grid_graph(int rows, int cols, std::mt19937 &rng) {
+Graph grid_graph(int rows, int cols, kit::Rng &rng) {
   Graph g;
   g.vertices = rows * cols;
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) {
       const int v = r * cols + c;
       if (c + 1 < cols)
-        g.edges.push_back({v, v + 1, static_cast<int>(rng() % (kApspMaxWeight + 1))});
+        g.edges.push_back({v, v + 1, uniform(rng, 0, kApspMaxWeight)});
       if (r + 1 < rows)
-        g.edges.push_back({v, v + cols, static_cast<int>(rng() % (kApspMaxWeight + 1))});
+        g.edges.push_back({v, v + cols, uniform(rng, 0, kApspMaxWeight)});
     }
   return g;
 }
 
 // Three random components on disjoint vertex ranges plus isolated vertices at the end.
-Graph components_graph(int vertices, std::mt19937 &rng) {
+Graph components_graph(int vertices, kit::Rng &rng) {
   Graph g;
   g.vertices = vertices;
   const int isolated = std::max(1, vertices / 10);
@@ -107,7 +112,7 @@ Graph components_graph(int vertices, std::mt19937 &rng) {
 }
 
 std::vector<Case> make_cases() {
-  std::mt19937 rng(20261121);
+  kit::Rng rng(20261121);
   std::vector<Case> cases;
   auto add = [&](std::string name, Graph g) {
     name += " V=" + std::to_string(g.vertices) + " E=" + std::to_string(g.edges.size());
@@ -177,20 +182,66 @@ void check_path(kit::test::Checker &check, const Case &c, const std::vector<int>
   check.expect_equal(collector.rows(), want, what.c_str());
 }
 
-// A dense variant on a device matrix: build, Floyd-Warshall, copy the V x V corner back.
-std::vector<int> dense_variant_rows(const Graph &graph, const apsp::DenseVariant &variant) {
-  const int v = graph.vertices;
-  const int n = apsp::dense_padded_size(v, variant.tile);
-  kit::test::DeviceBuffer<int> d(static_cast<std::size_t>(n) * n);
-  apsp::dense_build(graph, d.get(), n, nullptr);
-  apsp::dense_floyd_warshall(d.get(), n, variant, nullptr);
+// The int matrix as floats (INF becomes 2^30, still far above every path length).
+__global__ void to_float_kernel(const int *in, float *out, std::size_t count) {
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    out[i] = static_cast<float>(in[i]);
+}
+
+// Path lengths are integers far below 2^24, exact in float; 2^30 and above is INF.
+int as_distance(int v) { return v; }
+int as_distance(float v) { return v >= 1073741824.0f ? kApspInf : static_cast<int>(v); }
+
+// A tile variant of the dense kernel on a device matrix: the built graph (as T), Floyd-Warshall,
+// the V x V corner back as ints.
+template <class T, int R, apsp::MinPlusForm F> std::vector<int> tile_variant_rows(const Graph &g) {
+  const int v = g.vertices;
+  const int n = apsp::dense_padded_size(v, apsp::TileShape<T, R>::kTile);
+  const std::size_t count = static_cast<std::size_t>(n) * n;
+  kit::test::DeviceBuffer<int> built(count);
+  apsp::dense_build(g, built.get(), n, nullptr);
+  kit::test::DeviceBuffer<T> d(count);
+  if constexpr (std::is_same<T, int>::value) {
+    GPU_CHECK(cudaMemcpy(d.get(), built.get(), built.bytes(), cudaMemcpyDeviceToDevice));
+  } else {
+    to_float_kernel<<<64, 256>>>(built.get(), d.get(), count);
+    GPU_CHECK_LAUNCH("to_float_kernel");
+  }
+  apsp::floyd_warshall_tiles<T, R, F>(d.get(), n, nullptr);
   GPU_CHECK(cudaDeviceSynchronize());
-  std::vector<int> full = d.download(), rows(static_cast<std::size_t>(v) * v, kPoison);
+  const std::vector<T> full = d.download();
+  std::vector<int> rows(static_cast<std::size_t>(v) * v, kPoison);
   for (int i = 0; i < v; ++i)
-    std::copy(full.begin() + static_cast<std::size_t>(i) * n,
-              full.begin() + static_cast<std::size_t>(i) * n + v,
-              rows.begin() + static_cast<std::size_t>(i) * v);
+    for (int j = 0; j < v; ++j)
+      rows[static_cast<std::size_t>(i) * v + j] =
+          as_distance(full[static_cast<std::size_t>(i) * n + j]);
   return rows;
+}
+
+struct TileVariant {
+  const char *name;
+  std::function<bool()> fits;
+  std::function<std::vector<int>(const Graph &)> rows;
+};
+
+template <class T, int R, apsp::MinPlusForm F> TileVariant tile_variant(const char *name) {
+  return {name, [] { return apsp::floyd_warshall_tiles_fit_device<T, R>(); },
+          [](const Graph &g) { return tile_variant_rows<T, R, F>(g); }};
+}
+
+// Every tile variant the benchmark compares, the production ones among them.
+std::vector<TileVariant> tile_variants() {
+  using apsp::MinPlusForm;
+  std::vector<TileVariant> variants = {
+      tile_variant<int, 1, MinPlusForm::AddMin>("int tile 64 add_min"),
+      tile_variant<int, 1, MinPlusForm::PairedMin3>("int tile 64 paired_min3"),
+      tile_variant<float, 1, MinPlusForm::AddMin>("float tile 64 add_min"),
+      tile_variant<float, 1, MinPlusForm::PairedMin3>("float tile 64 paired_min3")};
+#if KIT_CUDA
+  variants.push_back(tile_variant<int, 2, MinPlusForm::AddMin>("int tile 128 add_min"));
+#endif
+  return variants;
 }
 
 // The sparse kernel with a given state layout, rows computed in two uneven launches.
@@ -203,11 +254,6 @@ std::vector<int> sparse_state_rows(const Graph &graph, apsp::SparseState state) 
   solver.compute_rows(split, v - split, out.get() + static_cast<std::size_t>(split) * v, nullptr);
   GPU_CHECK(cudaDeviceSynchronize());
   return out.download();
-}
-
-bool shared_state_possible(int vertices) {
-  return 2 * static_cast<std::size_t>(vertices) * sizeof(int) + 64 <=
-         static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block());
 }
 
 void check_path_selection(kit::test::Checker &check) {
@@ -236,11 +282,7 @@ int main() {
   kit::test::Checker check;
   check_path_selection(check);
 
-  const apsp::DenseVariant variants[] = {{64, apsp::MinPlusForm::AddMin},
-                                         {64, apsp::MinPlusForm::PairedMin3},
-                                         {64, apsp::MinPlusForm::Separate},
-                                         {128, apsp::MinPlusForm::AddMin},
-                                         {128, apsp::MinPlusForm::PairedMin3}};
+  const std::vector<TileVariant> variants = tile_variants();
   int cases = 0;
   for (const Case &c : make_cases()) {
     const std::vector<int> want = reference_rows(c.graph);
@@ -258,16 +300,14 @@ int main() {
                               v == 1025 || c.name.rfind("grid", 0) == 0 ||
                               c.name.rfind("complete", 0) == 0;
     if (variant_size) {
-      for (const apsp::DenseVariant &variant : variants) {
-        if (!apsp::dense_variant_supported(variant))
+      for (const TileVariant &variant : variants) {
+        if (!variant.fits())
           continue;
-        const std::string what = c.name + ", dense tile " + std::to_string(variant.tile) + " " +
-                                 apsp::form_name(variant.form);
-        check.expect_equal(dense_variant_rows(c.graph, variant), want, what.c_str());
+        check.expect_equal(variant.rows(c.graph), want, (c.name + ", " + variant.name).c_str());
       }
       check.expect_equal(sparse_state_rows(c.graph, apsp::SparseState::Global), want,
                          (c.name + ", sparse global state").c_str());
-      if (shared_state_possible(v))
+      if (apsp::sparse_shared_state_fits(v))
         check.expect_equal(sparse_state_rows(c.graph, apsp::SparseState::Shared), want,
                            (c.name + ", sparse shared state").c_str());
     }
