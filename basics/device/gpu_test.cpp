@@ -45,6 +45,10 @@ int run_case(const Problem &problem, const SolveEntry &entry, const Recipe &reci
                 recipe.label.c_str(), invalid.c_str());
     return 1;
   }
+  if (!kit::test::runs_at_this_scale(case_bytes(problem, c) / sizeof(float))) {
+    std::printf("SKIP %s %s (KIT_TEST_SCALE=small)\n", problem.name.c_str(), recipe.label.c_str());
+    return 0;
+  }
   Rng rng(derive_seed(seed, problem.name + "/" + recipe.label));
   problem.generate(c, rng, recipe.fill);
   const Expected expected = expected_for(problem, c, seed);

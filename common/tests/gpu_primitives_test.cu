@@ -163,7 +163,7 @@ int main() {
   std::printf("device warp size %d\n", warp);
 
   std::mt19937 rng(7);
-  for (int block : {64, 256, 1024}) {
+  for (int block : {64, 256, kit::test::kLargestBlock}) {
     const size_t total = static_cast<size_t>(block) * 3;
     std::vector<int> in(total), a(total), b(total), c(total);
     std::uniform_int_distribution<int> any(-(1 << 20), 1 << 20), weight(0, 1000);

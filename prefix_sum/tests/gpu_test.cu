@@ -269,6 +269,10 @@ void check_comparison(Checker &check) {
 // N = 1e9 needs 12 GB of device memory (input, expected, output); skipped with a note if absent.
 std::unique_ptr<DeviceCase> make_billion_case() {
   const std::size_t n = 1000000000;
+  if (!kit::test::runs_at_this_scale(n)) {
+    std::printf("SKIP n = 1e9 cases (KIT_TEST_SCALE=small)\n");
+    return nullptr;
+  }
   std::size_t free_bytes = 0, total_bytes = 0;
   GPU_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (free_bytes < 3 * n * sizeof(int) + (std::size_t{512} << 20)) {
@@ -284,6 +288,8 @@ void check_host_paths(Checker &check) {
   const std::size_t sizes[] = {1,         1000,          chunk - 1,         chunk,
                                chunk + 1, 5 * chunk + 3, 31 * chunk + 12345};
   for (std::size_t n : sizes) {
+    if (!kit::test::runs_at_this_scale(n))
+      continue;
     const std::vector<int> input = random_values(n, 61 + n, INT_MIN, INT_MAX);
     const std::vector<int> expected = reference_scan(input);
     for (PrefixSumPath path : {PrefixSumPath::kDirect, PrefixSumPath::kStaged}) {
