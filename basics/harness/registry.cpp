@@ -20,6 +20,7 @@ const Problem &softmax_problem();
 const Problem &prefix_sum_problem();
 const Problem &matrix_addition_problem();
 const Problem &silu_problem();
+const Problem &swiglu_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -38,7 +39,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &softmax_problem(),
                                                         &prefix_sum_problem(),
                                                         &matrix_addition_problem(),
-                                                        &silu_problem()};
+                                                        &silu_problem(),
+                                                        &swiglu_problem()};
   return problems;
 }
 
