@@ -21,6 +21,7 @@ const Problem &prefix_sum_problem();
 const Problem &matrix_addition_problem();
 const Problem &silu_problem();
 const Problem &swiglu_problem();
+const Problem &value_clipping_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -40,7 +41,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &prefix_sum_problem(),
                                                         &matrix_addition_problem(),
                                                         &silu_problem(),
-                                                        &swiglu_problem()};
+                                                        &swiglu_problem(),
+                                                        &value_clipping_problem()};
   return problems;
 }
 
