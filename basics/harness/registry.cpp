@@ -22,6 +22,7 @@ const Problem &matrix_addition_problem();
 const Problem &silu_problem();
 const Problem &swiglu_problem();
 const Problem &value_clipping_problem();
+const Problem &interleave_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -42,7 +43,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &matrix_addition_problem(),
                                                         &silu_problem(),
                                                         &swiglu_problem(),
-                                                        &value_clipping_problem()};
+                                                        &value_clipping_problem(),
+                                                        &interleave_problem()};
   return problems;
 }
 
