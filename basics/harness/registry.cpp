@@ -23,6 +23,7 @@ const Problem &silu_problem();
 const Problem &swiglu_problem();
 const Problem &value_clipping_problem();
 const Problem &interleave_problem();
+const Problem &geglu_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -44,7 +45,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &silu_problem(),
                                                         &swiglu_problem(),
                                                         &value_clipping_problem(),
-                                                        &interleave_problem()};
+                                                        &interleave_problem(),
+                                                        &geglu_problem()};
   return problems;
 }
 
