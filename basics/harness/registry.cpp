@@ -24,6 +24,7 @@ const Problem &swiglu_problem();
 const Problem &value_clipping_problem();
 const Problem &interleave_problem();
 const Problem &geglu_problem();
+const Problem &rgb_to_grayscale_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -46,7 +47,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &swiglu_problem(),
                                                         &value_clipping_problem(),
                                                         &interleave_problem(),
-                                                        &geglu_problem()};
+                                                        &geglu_problem(),
+                                                        &rgb_to_grayscale_problem()};
   return problems;
 }
 
