@@ -25,6 +25,7 @@ const Problem &value_clipping_problem();
 const Problem &interleave_problem();
 const Problem &geglu_problem();
 const Problem &rgb_to_grayscale_problem();
+const Problem &sigmoid_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -48,7 +49,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &value_clipping_problem(),
                                                         &interleave_problem(),
                                                         &geglu_problem(),
-                                                        &rgb_to_grayscale_problem()};
+                                                        &rgb_to_grayscale_problem(),
+                                                        &sigmoid_problem()};
   return problems;
 }
 
