@@ -18,6 +18,14 @@ const Problem &count_2d_array_element_problem();
 const Problem &reduction_problem();
 const Problem &softmax_problem();
 const Problem &prefix_sum_problem();
+const Problem &matrix_addition_problem();
+const Problem &silu_problem();
+const Problem &swiglu_problem();
+const Problem &value_clipping_problem();
+const Problem &interleave_problem();
+const Problem &geglu_problem();
+const Problem &rgb_to_grayscale_problem();
+const Problem &sigmoid_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -34,7 +42,15 @@ const std::vector<const Problem *> &all_problems() {
                                                         &count_2d_array_element_problem(),
                                                         &reduction_problem(),
                                                         &softmax_problem(),
-                                                        &prefix_sum_problem()};
+                                                        &prefix_sum_problem(),
+                                                        &matrix_addition_problem(),
+                                                        &silu_problem(),
+                                                        &swiglu_problem(),
+                                                        &value_clipping_problem(),
+                                                        &interleave_problem(),
+                                                        &geglu_problem(),
+                                                        &rgb_to_grayscale_problem(),
+                                                        &sigmoid_problem()};
   return problems;
 }
 
