@@ -42,23 +42,26 @@ verdict() {
   fi
 }
 
-# The contest programs' forced GPU paths: cases across each kernel's paths (prefix_sum: direct
-# and staged, ticket and resident tile orders; softmax: resident, on-chip and two-pass; apsp:
-# sparse and dense).
+# The contest programs' forced GPU paths: cases across each kernel's paths (prefix_sum: tiles in
+# a cooperative launch at 3e6, tickets at 5e6; softmax: resident, on-chip in both shapes, two-pass; apsp: sparse and
+# dense).
 "$bin/gen" prefix_sum random 3000000 11 "$work/prefix_3e6" >/dev/null &&
+  "$bin/gen" prefix_sum random 5000000 18 "$work/prefix_5e6" >/dev/null &&
   "$bin/gen" softmax random 200000 12 "$work/softmax_2e5" >/dev/null &&
   "$bin/gen" softmax random 2000000 13 "$work/softmax_2e6" >/dev/null &&
+  "$bin/gen" softmax random 8000000 17 "$work/softmax_8e6" >/dev/null &&
   "$bin/gen" softmax random 20000000 14 "$work/softmax_2e7" >/dev/null &&
   "$bin/gen" apsp grid 1600 0 15 "$work/apsp_grid_1600" >/dev/null &&
   "$bin/gen" apsp random 700 120000 16 "$work/apsp_dense_700" >/dev/null ||
   { echo "sanitize: gen failed" >&2; exit 2; }
-programs=("prefix_sum prefix_3e6 exact" "softmax softmax_2e5 softmax" "softmax softmax_2e6 softmax"
-  "softmax softmax_2e7 softmax" "apsp apsp_grid_1600 exact" "apsp apsp_dense_700 exact")
+programs=("prefix_sum prefix_3e6 exact" "prefix_sum prefix_5e6 exact" "softmax softmax_2e5 softmax" "softmax softmax_2e6 softmax"
+  "softmax softmax_8e6 softmax" "softmax softmax_2e7 softmax" "apsp apsp_grid_1600 exact"
+  "apsp apsp_dense_700 exact")
 
+# The GPU tests (CTest label gpu) that are executables of their own.
 tests=()
-for t in "$bin"/*_gpu_test "$bin"/gpu_primitives_test "$bin"/collectives_test \
-  "$bin"/basics_*_test; do
-  [ -x "$t" ] && tests+=("$t")
+for name in $(ctest --test-dir "$build" -N -L gpu | sed -n 's/^ *Test *#[0-9]*: \([A-Za-z0-9_]*\)$/\1/p'); do
+  [ -x "$bin/$name" ] && tests+=("$bin/$name")
 done
 
 for tool in "${tools[@]}"; do

@@ -17,7 +17,7 @@ namespace kit::test {
 // KIT_TEST_SCALE=small asks the GPU tests for their small cases only (capped at
 // kSmallScaleElements elements), which is how the sanitizer runs them
 // (common/testing/sanitize.sh). Unset or "full": every case.
-constexpr std::size_t kSmallScaleElements = std::size_t{1} << 24;
+constexpr std::size_t kSmallScaleElements = std::size_t{1} << 20;
 inline bool small_scale() {
   static const bool small = [] {
     const char *scale = std::getenv("KIT_TEST_SCALE");
