@@ -8,8 +8,9 @@
 //   S::identity()              the neutral state;
 //   S::combine(earlier, later) associative, NOT necessarily commutative: every combination here
 //                              keeps the elements' order;
-//   s.absorbs()                true when combine(p, s) == s for every p, i.e. nothing before s
-//                              matters (a segment start, a zero coefficient of an affine map);
+//   s.absorbs()                (scan_tiles only) true when combine(p, s) == s for every p, i.e.
+//                              nothing before s matters (a segment start, a zero coefficient of
+//                              an affine map);
 //   s.shfl_up(d), s.shfl(l)    the warp shuffles of each member (kit::warp_shfl_up / warp_shfl).
 //
 // How a launch proceeds (scan_tiles):
