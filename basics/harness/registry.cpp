@@ -20,6 +20,7 @@ const Problem &softmax_problem();
 const Problem &prefix_sum_problem();
 const Problem &segmented_prefix_sum_problem();
 const Problem &stream_compaction_problem();
+const Problem &linear_recurrence_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -38,7 +39,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &softmax_problem(),
                                                         &prefix_sum_problem(),
                                                         &segmented_prefix_sum_problem(),
-                                                        &stream_compaction_problem()};
+                                                        &stream_compaction_problem(),
+                                                        &linear_recurrence_problem()};
   return problems;
 }
 

@@ -60,6 +60,42 @@ template <class S> __device__ __forceinline__ S warp_exclusive_scan(S v, S &tota
   return kit::lane_id() == 0 ? S::identity() : before;
 }
 
+// A ready-made state for first-order linear recurrences h[t] = a[t] * h[t - 1] + x[t]: the affine
+// map h -> a * h + x of a run of elements, in double (linear_recurrence, gae_reverse_scan).
+// combine(earlier, later) applies `earlier` first. A zero coefficient (the first element of a
+// row, where h = x) absorbs everything before it, and so does a product of many coefficients
+// below 1 once it underflows to exactly 0. With finite inputs that is exact: 0 * x = 0.
+struct AffineMap {
+  double a;
+  double x;
+
+  __device__ static AffineMap identity() { return {1.0, 0.0}; }
+  __device__ static AffineMap combine(const AffineMap &earlier, const AffineMap &later) {
+    return {later.a * earlier.a, fma(later.a, earlier.x, later.x)};
+  }
+  __device__ bool absorbs() const { return a == 0.0; }
+  __device__ AffineMap shfl_up(unsigned delta) const {
+    return {kit::warp_shfl_up(a, delta), kit::warp_shfl_up(x, delta)};
+  }
+  __device__ AffineMap shfl(int src) const {
+    return {kit::warp_shfl(a, src), kit::warp_shfl(x, src)};
+  }
+};
+
+// Bit e (e < 4) set when element i + e starts a row of `length` elements (index % length == 0).
+__device__ __forceinline__ unsigned row_starts(std::size_t i, unsigned length) {
+  // 32-bit division where the index allows it (a 64-bit one is several times longer).
+  unsigned position =
+      i <= 0xffffffffu ? static_cast<unsigned>(i) % length : static_cast<unsigned>(i % length);
+  unsigned bits = 0;
+#pragma unroll
+  for (int e = 0; e < 4; ++e) {
+    bits |= unsigned{position == 0} << e;
+    position = position + 1 == length ? 0 : position + 1;
+  }
+  return bits;
+}
+
 // Thread 0 of a block draws the block's tile. Tickets are handed out in the order blocks start;
 // the block drawing the last ticket resets the counter, which is safe because every ticket of
 // the launch is drawn by then and the next launch is stream-ordered after this one.
