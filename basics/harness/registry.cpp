@@ -21,6 +21,7 @@ const Problem &prefix_sum_problem();
 const Problem &segmented_prefix_sum_problem();
 const Problem &stream_compaction_problem();
 const Problem &linear_recurrence_problem();
+const Problem &gae_reverse_scan_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -40,7 +41,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &prefix_sum_problem(),
                                                         &segmented_prefix_sum_problem(),
                                                         &stream_compaction_problem(),
-                                                        &linear_recurrence_problem()};
+                                                        &linear_recurrence_problem(),
+                                                        &gae_reverse_scan_problem()};
   return problems;
 }
 
