@@ -22,6 +22,7 @@ const Problem &segmented_prefix_sum_problem();
 const Problem &stream_compaction_problem();
 const Problem &linear_recurrence_problem();
 const Problem &gae_reverse_scan_problem();
+const Problem &rms_normalization_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -42,7 +43,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &segmented_prefix_sum_problem(),
                                                         &stream_compaction_problem(),
                                                         &linear_recurrence_problem(),
-                                                        &gae_reverse_scan_problem()};
+                                                        &gae_reverse_scan_problem(),
+                                                        &rms_normalization_problem()};
   return problems;
 }
 
