@@ -23,6 +23,7 @@ const Problem &stream_compaction_problem();
 const Problem &linear_recurrence_problem();
 const Problem &gae_reverse_scan_problem();
 const Problem &rms_normalization_problem();
+const Problem &layer_normalization_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -44,7 +45,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &stream_compaction_problem(),
                                                         &linear_recurrence_problem(),
                                                         &gae_reverse_scan_problem(),
-                                                        &rms_normalization_problem()};
+                                                        &rms_normalization_problem(),
+                                                        &layer_normalization_problem()};
   return problems;
 }
 
