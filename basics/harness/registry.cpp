@@ -24,6 +24,7 @@ const Problem &linear_recurrence_problem();
 const Problem &gae_reverse_scan_problem();
 const Problem &rms_normalization_problem();
 const Problem &layer_normalization_problem();
+const Problem &fused_residual_add_rms_norm_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -46,7 +47,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &linear_recurrence_problem(),
                                                         &gae_reverse_scan_problem(),
                                                         &rms_normalization_problem(),
-                                                        &layer_normalization_problem()};
+                                                        &layer_normalization_problem(),
+                                                        &fused_residual_add_rms_norm_problem()};
   return problems;
 }
 
