@@ -25,6 +25,7 @@ const Problem &gae_reverse_scan_problem();
 const Problem &rms_normalization_problem();
 const Problem &layer_normalization_problem();
 const Problem &fused_residual_add_rms_norm_problem();
+const Problem &categorical_cross_entropy_loss_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -48,7 +49,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &gae_reverse_scan_problem(),
                                                         &rms_normalization_problem(),
                                                         &layer_normalization_problem(),
-                                                        &fused_residual_add_rms_norm_problem()};
+                                                        &fused_residual_add_rms_norm_problem(),
+                                                        &categorical_cross_entropy_loss_problem()};
   return problems;
 }
 
