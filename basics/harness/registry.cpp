@@ -26,6 +26,14 @@ const Problem &interleave_problem();
 const Problem &geglu_problem();
 const Problem &rgb_to_grayscale_problem();
 const Problem &sigmoid_problem();
+const Problem &segmented_prefix_sum_problem();
+const Problem &stream_compaction_problem();
+const Problem &linear_recurrence_problem();
+const Problem &gae_reverse_scan_problem();
+const Problem &rms_normalization_problem();
+const Problem &layer_normalization_problem();
+const Problem &fused_residual_add_rms_norm_problem();
+const Problem &categorical_cross_entropy_loss_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -50,7 +58,15 @@ const std::vector<const Problem *> &all_problems() {
                                                         &interleave_problem(),
                                                         &geglu_problem(),
                                                         &rgb_to_grayscale_problem(),
-                                                        &sigmoid_problem()};
+                                                        &sigmoid_problem(),
+                                                        &segmented_prefix_sum_problem(),
+                                                        &stream_compaction_problem(),
+                                                        &linear_recurrence_problem(),
+                                                        &gae_reverse_scan_problem(),
+                                                        &rms_normalization_problem(),
+                                                        &layer_normalization_problem(),
+                                                        &fused_residual_add_rms_norm_problem(),
+                                                        &categorical_cross_entropy_loss_problem()};
   return problems;
 }
 

@@ -1,0 +1,7 @@
+// gae_reverse_scan: the LeetGPU judge's entry point (DEVICE pointers). kernel.cu defines it; the
+// build force-includes this header into kernel.cu, so a definition that drifts from it does not
+// compile.
+#pragma once
+
+extern "C" void solve(const float *rewards, const float *values, float *advantages, float gamma,
+                      float lam, int B, int S);

@@ -1,0 +1,139 @@
+// segmented_prefix_sum: output[i] = the sum of values[j] for the j < i of i's segment, where
+// flags[j] = 1 starts a segment (flags[0] = 1); the first element of every segment gets 0
+// (LeetGPU signature, device pointers; tolerance 1e-3 absolute and relative).
+//
+// Memory-bound: 12 bytes per element (a float and an int read, a float written). One launch of
+// the shared single-pass scan with decoupled look-back (../passes/lookback_scan.h) over the
+// states (sum since the last segment start, whether a segment starts inside):
+//   combine(earlier, later) = later.starts ? later : (earlier.sum + later.sum, earlier.starts)
+// A state that contains a segment start absorbs everything before it, so a tile holding a flag
+// publishes its inclusive prefix as soon as its own sum is known, and a tile whose first element
+// is flagged skips the look-back: with the judge's segments of 256, every tile does.
+// Sums are carried in double and rounded to float once per output: a float carry drifts by more
+// than 1e-3 over segments of millions of elements in [-100, 100].
+// Tiles are 4096 elements (256 threads, four groups of four per lane, all loaded before the
+// scan): 12,208 tiles at the judge's N = 50,000,000. The flags are kept as one bit per element,
+// so a thread holds its tile share in 79 registers on sm_90 and three blocks fit on a
+// multiprocessor (eight groups per lane took 167 registers: one block).
+// Tile states for any int N take 524,288 tiles x 40 bytes (21 MB of zero-initialised globals).
+#include "../passes/lookback_scan.h"
+#include "gpu/gpu.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace {
+
+namespace lookback = kit::basics::lookback;
+
+// The scan state of a run of elements: the sum since its last segment start (or since its first
+// element if it holds none) and whether it holds a segment start.
+struct SegmentSum {
+  double sum;
+  int starts;
+
+  __device__ static SegmentSum identity() { return {0.0, 0}; }
+  __device__ static SegmentSum combine(const SegmentSum &earlier, const SegmentSum &later) {
+    return {later.starts ? later.sum : earlier.sum + later.sum, earlier.starts | later.starts};
+  }
+  __device__ bool absorbs() const { return starts != 0; }
+  __device__ SegmentSum shfl_up(unsigned delta) const {
+    return {kit::warp_shfl_up(sum, delta), kit::warp_shfl_up(starts, delta)};
+  }
+  __device__ SegmentSum shfl(int src) const {
+    return {kit::warp_shfl(sum, src), kit::warp_shfl(starts, src)};
+  }
+};
+
+constexpr int kThreads = 256;
+constexpr int kRounds = 4;
+constexpr std::size_t kTileItems = static_cast<std::size_t>(kThreads) * 4 * kRounds;
+constexpr std::size_t kMaxTiles = (std::size_t{0x7fffffff} + kTileItems - 1) / kTileItems;
+
+// Tile states for any int N, zero-initialised: epoch 0 is no launch.
+__device__ std::uint64_t g_status[kMaxTiles];
+__device__ SegmentSum g_aggregate[kMaxTiles];
+__device__ SegmentSum g_inclusive[kMaxTiles];
+__device__ unsigned g_next_tile;
+
+// Four elements: their values and a bit per segment start (the flags are needed only as bits,
+// which keeps the tile's registers down to five per group).
+struct Group {
+  float4 value;
+  unsigned starts;
+};
+
+struct SegmentedScan {
+  using State = SegmentSum;
+  using Group = ::Group;
+  static constexpr int kThreads = ::kThreads;
+  static constexpr int kRounds = ::kRounds;
+
+  const float *values;
+  const int *flags;
+  float *output;
+  std::size_t n;
+  bool vectorized; // all three pointers 16-byte aligned
+
+  __device__ Group load(std::size_t i) const {
+    float4 v;
+    int4 f;
+    if (vectorized && i + 3 < n) {
+      v = *reinterpret_cast<const float4 *>(values + i);
+      f = *reinterpret_cast<const int4 *>(flags + i);
+    } else {
+      v = make_float4(i < n ? values[i] : 0.0f, i + 1 < n ? values[i + 1] : 0.0f,
+                      i + 2 < n ? values[i + 2] : 0.0f, i + 3 < n ? values[i + 3] : 0.0f);
+      f = make_int4(i < n ? flags[i] : 0, i + 1 < n ? flags[i + 1] : 0,
+                    i + 2 < n ? flags[i + 2] : 0, i + 3 < n ? flags[i + 3] : 0);
+    }
+    return {v, unsigned{f.x != 0} | unsigned{f.y != 0} << 1 | unsigned{f.z != 0} << 2 |
+                   unsigned{f.w != 0} << 3};
+  }
+  __device__ static float value_of(const Group &g, int e) {
+    return e == 0 ? g.value.x : e == 1 ? g.value.y : e == 2 ? g.value.z : g.value.w;
+  }
+  __device__ static int starts(const Group &g, int e) { return g.starts >> e & 1; }
+  __device__ SegmentSum lift(const Group &g, std::size_t i, int e) const {
+    if (i + e >= n)
+      return SegmentSum::identity();
+    return {static_cast<double>(value_of(g, e)), starts(g, e)};
+  }
+  __device__ void store(const Group &g, std::size_t i, SegmentSum before) const {
+    float out[4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      // Exclusive: a segment start gets exactly 0, every other element the sum before it.
+      out[e] = starts(g, e) ? 0.0f : static_cast<float>(before.sum);
+      before = SegmentSum::combine(before, lift(g, i, e));
+    }
+    if (vectorized && i + 3 < n) {
+      *reinterpret_cast<float4 *>(output + i) = make_float4(out[0], out[1], out[2], out[3]);
+      return;
+    }
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      if (i + e < n)
+        output[i + e] = out[e];
+  }
+  __device__ static lookback::SplitStates<SegmentSum> states() {
+    return {g_status, g_aggregate, g_inclusive};
+  }
+  __device__ static unsigned *next_tile() { return &g_next_tile; }
+};
+
+// One epoch per launch: status words of earlier launches never match.
+std::uint64_t g_launch_epoch = 0;
+
+} // namespace
+
+extern "C" void solve(const float *values, const int *flags, float *output, int N) {
+  if (N <= 0)
+    return;
+  const auto aligned = [](const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  const SegmentedScan scan{values, flags, output, static_cast<std::size_t>(N),
+                           aligned(values) && aligned(flags) && aligned(output)};
+  const unsigned tiles = lookback::tiles_for<SegmentedScan>(scan.n);
+  lookback::scan_tiles<<<tiles, kThreads>>>(scan, tiles, lookback::next_epoch(g_launch_epoch));
+  GPU_CHECK_LAUNCH("lookback::scan_tiles");
+}
