@@ -18,6 +18,7 @@ const Problem &count_2d_array_element_problem();
 const Problem &reduction_problem();
 const Problem &softmax_problem();
 const Problem &prefix_sum_problem();
+const Problem &histogramming_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -34,7 +35,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &count_2d_array_element_problem(),
                                                         &reduction_problem(),
                                                         &softmax_problem(),
-                                                        &prefix_sum_problem()};
+                                                        &prefix_sum_problem(),
+                                                        &histogramming_problem()};
   return problems;
 }
 
