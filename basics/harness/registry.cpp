@@ -19,6 +19,7 @@ const Problem &reduction_problem();
 const Problem &softmax_problem();
 const Problem &prefix_sum_problem();
 const Problem &histogramming_problem();
+const Problem &dot_product_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -36,7 +37,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &reduction_problem(),
                                                         &softmax_problem(),
                                                         &prefix_sum_problem(),
-                                                        &histogramming_problem()};
+                                                        &histogramming_problem(),
+                                                        &dot_product_problem()};
   return problems;
 }
 
