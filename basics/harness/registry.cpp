@@ -20,6 +20,7 @@ const Problem &softmax_problem();
 const Problem &prefix_sum_problem();
 const Problem &histogramming_problem();
 const Problem &dot_product_problem();
+const Problem &mean_squared_error_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -38,7 +39,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &softmax_problem(),
                                                         &prefix_sum_problem(),
                                                         &histogramming_problem(),
-                                                        &dot_product_problem()};
+                                                        &dot_product_problem(),
+                                                        &mean_squared_error_problem()};
   return problems;
 }
 
