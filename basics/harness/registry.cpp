@@ -21,6 +21,7 @@ const Problem &prefix_sum_problem();
 const Problem &histogramming_problem();
 const Problem &dot_product_problem();
 const Problem &mean_squared_error_problem();
+const Problem &count_3d_array_element_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -40,7 +41,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &prefix_sum_problem(),
                                                         &histogramming_problem(),
                                                         &dot_product_problem(),
-                                                        &mean_squared_error_problem()};
+                                                        &mean_squared_error_problem(),
+                                                        &count_3d_array_element_problem()};
   return problems;
 }
 
