@@ -22,6 +22,7 @@ const Problem &histogramming_problem();
 const Problem &dot_product_problem();
 const Problem &mean_squared_error_problem();
 const Problem &count_3d_array_element_problem();
+const Problem &subarray_sum_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -42,7 +43,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &histogramming_problem(),
                                                         &dot_product_problem(),
                                                         &mean_squared_error_problem(),
-                                                        &count_3d_array_element_problem()};
+                                                        &count_3d_array_element_problem(),
+                                                        &subarray_sum_problem()};
   return problems;
 }
 
