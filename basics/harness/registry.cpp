@@ -24,6 +24,7 @@ const Problem &mean_squared_error_problem();
 const Problem &count_3d_array_element_problem();
 const Problem &subarray_sum_problem();
 const Problem &subarray_sum_2d_problem(); // 2d_subarray_sum
+const Problem &subarray_sum_3d_problem(); // 3d_subarray_sum
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -46,7 +47,8 @@ const std::vector<const Problem *> &all_problems() {
                                                         &mean_squared_error_problem(),
                                                         &count_3d_array_element_problem(),
                                                         &subarray_sum_problem(),
-                                                        &subarray_sum_2d_problem()};
+                                                        &subarray_sum_2d_problem(),
+                                                        &subarray_sum_3d_problem()};
   return problems;
 }
 
