@@ -34,6 +34,13 @@ const Problem &rms_normalization_problem();
 const Problem &layer_normalization_problem();
 const Problem &fused_residual_add_rms_norm_problem();
 const Problem &categorical_cross_entropy_loss_problem();
+const Problem &histogramming_problem();
+const Problem &dot_product_problem();
+const Problem &mean_squared_error_problem();
+const Problem &count_3d_array_element_problem();
+const Problem &subarray_sum_problem();
+const Problem &subarray_sum_2d_problem(); // 2d_subarray_sum
+const Problem &subarray_sum_3d_problem(); // 3d_subarray_sum
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -66,7 +73,14 @@ const std::vector<const Problem *> &all_problems() {
                                                         &rms_normalization_problem(),
                                                         &layer_normalization_problem(),
                                                         &fused_residual_add_rms_norm_problem(),
-                                                        &categorical_cross_entropy_loss_problem()};
+                                                        &categorical_cross_entropy_loss_problem(),
+                                                        &histogramming_problem(),
+                                                        &dot_product_problem(),
+                                                        &mean_squared_error_problem(),
+                                                        &count_3d_array_element_problem(),
+                                                        &subarray_sum_problem(),
+                                                        &subarray_sum_2d_problem(),
+                                                        &subarray_sum_3d_problem()};
   return problems;
 }
 
