@@ -67,7 +67,6 @@ done
 for tool in "${tools[@]}"; do
   extra=()
   [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
-  [ "$tool" = initcheck ] && extra=(--track-unused-memory no)
   for t in "${tests[@]}"; do
     name=$(basename "$t")
     log="$logs/$tool.$name.log"
