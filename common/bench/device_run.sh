@@ -10,7 +10,8 @@
 # nvidia-smi does), GPU_ARCH (default: the visible GPU), BUILD_DIR (default
 # build/device-<backend>), JOBS (default nproc), TESTS=0 or BENCH=0 to skip a phase,
 # BENCH_ARGS_<suite> (extra arguments for that suite's benchmark, e.g. BENCH_ARGS_softmax="--variants"),
-# BASICS (basics problems to bench, default all built). Exit status: 0 when every test and
+# BASICS (basics problems to bench, default all built), KIT_COMMIT (the commit to record when the
+# tree is a copy without its own git history). Exit status: 0 when every test and
 # benchmark that ran succeeded.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -62,7 +63,8 @@ echo "device_run: built in $((SECONDS - start)) s ($backend)"
 gpu_line=$("$build/bin/gpu_info" 2>&1) || { echo "$gpu_line"; exit 1; }
 gpu_slug=$(sed -e 's/^GPU: //' -e 's/ (.*//' <<<"$gpu_line" | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9-')
 results=docs/results/$(date +%Y-%m-%d)-${gpu_slug:-gpu}.md
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo "unknown")
+# KIT_COMMIT names the commit where the tree has no git metadata of its own (a copied tree).
+commit=${KIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo "unknown")}
 dirty=$(git status --porcelain 2>/dev/null | grep -qv '^??' && echo " (with uncommitted changes)")
 {
   echo "# $(date '+%Y-%m-%d %H:%M') on $(hostname): ${suites[*]}"

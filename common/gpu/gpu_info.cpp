@@ -1,7 +1,9 @@
 // gpu_info: one line about the GPU this machine's runtime sees, for logs such as the self-test's:
-//   GPU: NVIDIA H100 80GB HBM3 (sm_90), 132 multiprocessors, warp 32, 79.2 GiB; runtime start-up 0.306 s
+//   GPU: NVIDIA H100 80GB HBM3 (sm_90), 132 multiprocessors, warp 32, 79.2 GiB; runtime start-up
+//   0.306 s
 // The start-up is the first runtime call of a fresh process (cudaFree(nullptr) / hipFree(nullptr)),
-// which every contest program pays once. Exit status 1 with the reason when there is no usable GPU.
+// which every contest program pays once. Under the MI100 persona a second line gives the limits the
+// kit's code sees. Exit status 1 with the reason when there is no usable GPU.
 #include "gpu/gpu.h"
 
 #include <chrono>
@@ -30,5 +32,13 @@ int main() {
   std::printf("GPU: %s (%s%s), %d multiprocessors, warp %d, %.1f GiB; runtime start-up %.3f s\n",
               prop.name, arch_prefix, arch, prop.multiProcessorCount, prop.warpSize,
               static_cast<double>(prop.totalGlobalMem) / (1u << 30), startup_s);
+#if defined(KIT_PERSONA_GFX908)
+  std::printf(
+      "GPU as the kit sees it (MI100 persona): warp %d, %d multiprocessors, %d KiB of shared "
+      "memory per block, %d MiB of L2, the %s tuning tables\n",
+      kit::gpu::device_warp_size(), kit::gpu::device_multiprocessors(),
+      kit::gpu::max_shared_bytes_per_block() / 1024, kit::gpu::l2_cache_bytes() >> 20,
+      kit::gpu::arch_name(kit::gpu::device_arch()));
+#endif
   return 0;
 }
