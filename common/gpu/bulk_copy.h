@@ -17,7 +17,8 @@ namespace kit {
 // Copies 16 bytes from global to shared memory without passing them through registers, so that a
 // thread can keep many copies in flight while its registers hold other data (softmax's on-chip
 // method). On sm_80+ it is cp.async with the L2-only (.cg) policy; gfx908 has no asynchronous
-// global-to-LDS copy, so there it is a plain load and store. Both addresses must be 16-byte
+// global-to-LDS copy (AMD CDNA1 ISA reference: its buffer loads to LDS are 4 bytes wide and
+// synchronous with the wave), so there it is a plain load and store. Both addresses must be 16-byte
 // aligned. The calling thread may read the data after gpu_async_copy_wait_all(); other threads of
 // the block after that and a __syncthreads().
 __device__ __forceinline__ void gpu_async_copy_16(void *shared_dst, const void *global_src) {

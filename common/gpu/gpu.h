@@ -173,8 +173,9 @@ __device__ __forceinline__ lane_mask_t warp_ballot(bool predicate) {
 }
 __device__ __forceinline__ void warp_sync() { __syncwarp(); }
 #else
-// HIP's shuffles have no mask: a wavefront executes in lock-step, and inactive lanes read back
-// their own value. __ballot returns the full 64-bit exec-masked vote.
+// HIP's shuffles have no mask: a wavefront executes in lock-step, and a lane that reads an
+// inactive lane gets its own value back; __ballot returns the 64-bit vote of the active lanes (HIP
+// programming guide, "Warp cross-lane functions").
 template <class T> __device__ __forceinline__ T warp_shfl(T v, int src_lane) {
   return __shfl(v, src_lane);
 }
@@ -317,8 +318,9 @@ private:
 
 // Inter-block communication. Every load and store through which one block reads what another
 // wrote goes through these device-scope atomics, on both vendors: plain or volatile accesses may
-// be served from a non-coherent cache (NVIDIA's L1; gfx908's per-CU L1 with the default memory
-// type), and only atomics carry the scope that makes them coherent. T is any 4- or 8-byte type
+// be served from a non-coherent cache (NVIDIA's L1; gfx908's per-CU vector L1, which agent-scope
+// atomics bypass and acquires invalidate: LLVM AMDGPUUsage, "Memory Model GFX9"), and only atomics
+// carry the scope that makes them coherent. T is any 4- or 8-byte type
 // (int, unsigned, float, double, std::uint64_t). Relaxed orders nothing else; acquire orders
 // every later access of the thread after the load; release every earlier access before the
 // store, so data written before a release store may be read with plain loads after the acquire
@@ -382,8 +384,8 @@ __device__ __forceinline__ void gpu_atomic_max_relaxed(std::uint64_t *p, std::ui
 // tell from a racy one, while the atomic instructions it recognises. They are as cheap where they
 // are used (a few per block).
 namespace detail {
-template <class T> using AtomicWord =
-    std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+template <class T>
+using AtomicWord = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
 }
 template <class T> __device__ __forceinline__ T block_load_relaxed(const T *p) {
   (void)detail::AtomicSize<T>{};
