@@ -17,10 +17,10 @@ namespace kit {
 // Copies 16 bytes from global to shared memory without passing them through registers, so that a
 // thread can keep many copies in flight while its registers hold other data (softmax's on-chip
 // method). On sm_80+ it is cp.async with the L2-only (.cg) policy; gfx908 has no asynchronous
-// global-to-LDS copy (AMD CDNA1 ISA reference: its buffer loads to LDS are 4 bytes wide and
-// synchronous with the wave), so there it is a plain load and store. Both addresses must be 16-byte
-// aligned. The calling thread may read the data after gpu_async_copy_wait_all(); other threads of
-// the block after that and a __syncthreads().
+// global-to-LDS copy of 16 bytes (the CDNA1 ISA's only direct path, buffer loads with the lds
+// bit, moves 4 bytes per lane), so there it is a plain load and store. Both addresses must be
+// 16-byte aligned. The calling thread may read the data after gpu_async_copy_wait_all(); other
+// threads of the block after that and a __syncthreads().
 __device__ __forceinline__ void gpu_async_copy_16(void *shared_dst, const void *global_src) {
 #if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
