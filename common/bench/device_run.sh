@@ -102,8 +102,10 @@ ctest_summary() { # ctest_summary NAME REGEX: the suite's GPU tests, their summa
     >"$logs/ctest_$name.log" 2>&1 || status=1
   {
     echo '```'
-    grep -E "tests passed|tests failed|\*\*\*Failed|\*\*\*Timeout|Not Run|^FAIL|JUDGE\|" \
+    grep -E "tests passed|tests failed|\*\*\*Failed|\*\*\*Timeout|Not Run|^FAIL" \
       "$logs/ctest_$name.log" | head -40
+    # The basics tests' one line per problem: judge cases passed / total.
+    grep -h "^JUDGE|" "$build/Testing/Temporary/LastTest.log" 2>/dev/null | sort
     echo '```'
   } >>"$results"
 }
