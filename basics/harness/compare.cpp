@@ -48,7 +48,9 @@ void check_element(Comparison &c, const std::string &name, Elem elem, std::size_
   double allowed = 0;
   if (elem == Elem::f32) {
     allowed = tol.atol + tol.rtol * std::fabs(want) + slack;
-    pass = !std::isnan(got) && !std::isnan(want) && error <= allowed;
+    // As torch.allclose: equal infinities match, an infinity matches nothing else, NaN never
+    // matches (inf - inf is NaN, and an infinite `want` would allow any finite `got`).
+    pass = got == want || (std::isfinite(got) && std::isfinite(want) && error <= allowed);
   } else {
     pass = got == want;
   }

@@ -41,6 +41,9 @@ const Problem &count_3d_array_element_problem();
 const Problem &subarray_sum_problem();
 const Problem &subarray_sum_2d_problem(); // 2d_subarray_sum
 const Problem &subarray_sum_3d_problem(); // 3d_subarray_sum
+const Problem &radix_sort_problem();
+const Problem &bfs_shortest_path_problem();
+const Problem &all_pairs_shortest_paths_problem();
 
 const std::vector<const Problem *> &all_problems() {
   static const std::vector<const Problem *> problems = {&vector_add_problem(),
@@ -80,7 +83,10 @@ const std::vector<const Problem *> &all_problems() {
                                                         &count_3d_array_element_problem(),
                                                         &subarray_sum_problem(),
                                                         &subarray_sum_2d_problem(),
-                                                        &subarray_sum_3d_problem()};
+                                                        &subarray_sum_3d_problem(),
+                                                        &radix_sort_problem(),
+                                                        &bfs_shortest_path_problem(),
+                                                        &all_pairs_shortest_paths_problem()};
   return problems;
 }
 

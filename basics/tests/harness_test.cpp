@@ -310,6 +310,11 @@ TEST(Compare, FloatToleranceIsAbsolutePlusRelative) {
   EXPECT_FALSE(compare_array("x", Elem::f32, floats({2e-5f}), floats({0.0f}), tol).ok);
   const float nan = std::numeric_limits<float>::quiet_NaN();
   EXPECT_FALSE(compare_array("x", Elem::f32, floats({nan}), floats({1.0f}), tol).ok);
+  EXPECT_FALSE(compare_array("x", Elem::f32, floats({nan}), floats({nan}), tol).ok);
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_TRUE(compare_array("x", Elem::f32, floats({inf, -inf}), floats({inf, -inf}), tol).ok);
+  EXPECT_FALSE(compare_array("x", Elem::f32, floats({inf}), floats({-inf}), tol).ok);
+  EXPECT_FALSE(compare_array("x", Elem::f32, floats({3e38f}), floats({inf}), tol).ok);
   EXPECT_FALSE(compare_array("x", Elem::f32, floats({1.0f, 2.0f}), floats({1.0f}), tol).ok);
 }
 
