@@ -127,6 +127,15 @@ using lane_mask_t = std::uint64_t;
 
 constexpr int kMaxWarpSize = 64;
 
+// The largest block a kernel may launch: 1024 threads on every target GPU (NVIDIA, and gfx908's
+// workgroup limit), 960 under the MI100 persona, whose 64-lane groups take one named barrier
+// each (gpu/persona.h). Kernels that size their block to the limit use this, not 1024.
+#if defined(KIT_PERSONA_GFX908)
+constexpr int kMaxBlockThreads = static_cast<int>(persona::kMaxBlockThreads);
+#else
+constexpr int kMaxBlockThreads = 1024;
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // Warp-level intrinsics. All lanes of the warp must call them together (converged): the CUDA
 // versions use the full-warp mask, which is what the HIP ones imply.
@@ -291,9 +300,11 @@ __device__ __forceinline__ float4 gpu_load_once(const float4 *p) {
 // s_sleep 1 (64 clocks) repeated up to 32 times, the bound rocPRIM's look-back uses
 // (rocprim/device/detail/lookback_scan_state.hpp). On NVIDIA __nanosleep from 32 ns to 128 ns: a
 // waiter's last sleep is added to the time after the value it waits for arrives, which is on the
-// critical path where one block combines the others' results. A fixed 100 ns sleep measured the
-// same as none (prefix_sum's look-back), and a cap of 1 us left the LeetGPU reduction 1.2 us slower
-// (both on the H100), so the cap stays near the former.
+// critical path where one block combines the others' results, so the cap stays short. On the
+// H100, prefix_sum's and softmax's benches measured growing sleeps (then capped at 1 us) level
+// with a fixed 100 ns sleep or 1-2 % faster; the LeetGPU reduction's single poller measured about
+// 1 us slower with every growing sleep tried (32-128, 64-256, 100-400 ns, 1 us cap) than with a
+// fixed 100 ns one (basics/reduction/README.md, "Design notes").
 class SpinBackoff {
 public:
   __device__ __forceinline__ void wait() {

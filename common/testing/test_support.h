@@ -30,13 +30,9 @@ inline bool runs_at_this_scale(std::size_t elements) {
   return !small_scale() || elements <= kSmallScaleElements;
 }
 
-// The largest block the tests launch: 1024 threads, the limit of every target GPU, except under
-// the MI100 persona, whose 64-lane groups allow 960 (gpu/persona.h).
-#if defined(KIT_PERSONA_GFX908)
-constexpr int kLargestBlock = static_cast<int>(kit::persona::kMaxBlockThreads);
-#else
-constexpr int kLargestBlock = 1024;
-#endif
+// The largest block the tests launch: the limit of the GPU the kernels are built for (960 under
+// the MI100 persona, gpu/persona.h).
+constexpr int kLargestBlock = kit::kMaxBlockThreads;
 
 // CTest's SKIP_RETURN_CODE for GPU tests (see kit_add_gpu_test).
 constexpr int kSkipExitCode = 77;
