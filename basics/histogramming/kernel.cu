@@ -17,6 +17,7 @@
 //      block to arrive copies the accumulator into `histogram` and clears it (and the arrival
 //      counter) for the next call. A grid of one block writes its bins directly.
 // Counts are integers, so the result is exact and independent of the order of the additions.
+#include "gpu/collectives.h"
 #include "gpu/gpu.h"
 
 #include <algorithm>
@@ -55,7 +56,6 @@ __global__ void __launch_bounds__(kThreads)
     histogram_kernel(const int *__restrict__ in, std::size_t n, int bins, int copy_shift,
                      bool vectorized, int *__restrict__ out) {
   extern __shared__ unsigned int counters[]; // bins << copy_shift
-  __shared__ bool is_last;
   const int copies = 1 << copy_shift;
   for (int i = threadIdx.x; i < (bins << copy_shift); i += kThreads)
     counters[i] = 0;
@@ -95,23 +95,12 @@ __global__ void __launch_bounds__(kThreads)
     else if (total != 0)
       atomicAdd(&g_totals[b], total);
   }
-  if (gridDim.x == 1)
+  if (gridDim.x == 1 || !kit::block_arrives_last(&g_arrivals))
     return;
-  // Every thread's additions are visible device-wide before its block's arrival is counted.
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0)
-    is_last = atomicAdd(&g_arrivals, 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (!is_last)
-    return;
-  __threadfence(); // pairs with the other blocks' fences: all their additions are visible now
   for (int b = threadIdx.x; b < bins; b += kThreads) {
     out[b] = static_cast<int>(kit::gpu_load_relaxed(&g_totals[b]));
     kit::gpu_store_relaxed(&g_totals[b], 0u);
   }
-  if (threadIdx.x == 0)
-    kit::gpu_store_relaxed(&g_arrivals, 0u);
 }
 
 // The most copies (a power of two, at most 32) whose counters fit in kSharedCounters.

@@ -102,7 +102,6 @@ __global__ void __launch_bounds__(kHistogramThreads)
   // Counter of digit d of pass p, copy c at (p * 256 + d) * 8 + c.
   __shared__ unsigned counts[kPasses * kDigits * kHistogramCopies];
   __shared__ kit::BlockScratch<unsigned, kHistogramThreads> scratch;
-  __shared__ bool is_last;
   for (int i = threadIdx.x; i < kPasses * kDigits * kHistogramCopies; i += kHistogramThreads)
     counts[i] = 0;
   __syncthreads();
@@ -149,15 +148,8 @@ __global__ void __launch_bounds__(kHistogramThreads)
     if (total != 0)
       atomicAdd(&g_digit_totals[b], total);
   }
-  // Every thread's additions are visible device-wide before its block's arrival is counted.
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0)
-    is_last = atomicAdd(&g_histogram_arrivals, 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (!is_last)
+  if (!kit::block_arrives_last(&g_histogram_arrivals))
     return;
-  __threadfence(); // pairs with the other blocks' fences: all their additions are visible now
   const int d = threadIdx.x;
   for (int p = 0; p < kPasses; ++p) {
     const unsigned total = kit::gpu_load_relaxed(&g_digit_totals[p * kDigits + d]);
@@ -166,8 +158,6 @@ __global__ void __launch_bounds__(kHistogramThreads)
     g_digit_offsets[p * kDigits + d] =
         kit::block_exclusive_scan<kHistogramThreads>(total, kit::Plus(), 0u, all, scratch);
   }
-  if (threadIdx.x == 0)
-    kit::gpu_store_relaxed(&g_histogram_arrivals, 0u);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -151,6 +151,27 @@ __device__ __forceinline__ T block_exclusive_scan(T v, Op op, T identity, T &blo
 // Grid level
 // ---------------------------------------------------------------------------------------------
 
+// Counts the calling block's arrival after all its threads' earlier writes; returns true in every
+// thread of the block that arrives last, to which every write the other blocks made before they
+// arrived is then visible (fence, arrival, fence: the "last block finishes" pattern). No block
+// waits. All threads of the block must call it. `arrivals` must be 0 before the first launch; the
+// last block sets it back to 0 (every block has arrived by then), so consecutive launches in one
+// stream can share it.
+__device__ __forceinline__ bool block_arrives_last(unsigned int *arrivals) {
+  __shared__ bool is_last;
+  __threadfence(); // this thread's writes are visible device-wide before the arrival is counted
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    is_last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
+    if (is_last)
+      gpu_store_relaxed(arrivals, 0u);
+  }
+  __syncthreads();
+  if (is_last)
+    __threadfence(); // pairs with the other blocks' fences: their writes are visible from here on
+  return is_last;
+}
+
 // Grid-wide reduction in a single launch ("last block finishes"): every block publishes
 // `block_value` (the block's reduction, equal in all its threads) to partials[blockIdx.x]; the
 // block that arrives last combines all partials and returns true with the result in `total`;
