@@ -5,7 +5,8 @@
 #   3. builds the CUDA backend (sm_90 + sm_100), the CUDA backend as the MI100 persona (sm_90) and
 #      the HIP backend (gfx908) and runs their `gpu` tests, which SKIP on a machine without a GPU
 #      (compile and link only) and run for real on one;
-#      checks that no contest kernel spills registers on gfx908 (<problem>/hip_resource_usage.sh);
+#      checks that no kernel (contest or LeetGPU) spills registers on gfx908
+#      (<problem>/hip_resource_usage.sh, basics/hip_resource_usage.sh);
 #   4. runs the SLURM end-to-end test of self_test_and_submit.sbatch and builds the exported
 #      submission folders with their own Makefiles.
 # It ends with one line per stage: PASS or FAIL, its time, and what it counted (CTest's passed,
@@ -128,9 +129,9 @@ hip_backend() {
   cmake -S . -B build/ci-hip -G Ninja -DGPU_BACKEND=HIP -DGPU_ARCH=gfx908 &&
     cmake --build build/ci-hip && { build/ci-hip/bin/gpu_info || true; } &&
     ctest --test-dir build/ci-hip -L gpu --output-on-failure &&
-    # No contest kernel may spill registers on MI100 (each script prints its table).
+    # No kernel may spill registers on MI100 (each script prints its table).
     bash prefix_sum/hip_resource_usage.sh && bash softmax/hip_resource_usage.sh &&
-    bash apsp/hip_resource_usage.sh
+    bash apsp/hip_resource_usage.sh && bash basics/hip_resource_usage.sh
 }
 
 stage "Debian packages" install_packages

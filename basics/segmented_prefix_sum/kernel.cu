@@ -11,10 +11,10 @@
 // is flagged skips the look-back: with the judge's segments of 256, every tile does.
 // Sums are carried in double and rounded to float once per output: a float carry drifts by more
 // than 1e-3 over segments of millions of elements in [-100, 100].
-// Tiles are 4096 elements (256 threads, four groups of four per lane, all loaded before the
-// scan): 12,208 tiles at the judge's N = 50,000,000. The flags are kept as one bit per element,
-// so a thread holds its tile share in 79 registers on sm_90 and three blocks fit on a
-// multiprocessor (eight groups per lane took 167 registers: one block).
+// Tiles are 4096 elements (256 threads x four groups of four per lane, 512 x 2 on gfx908; all
+// loaded before the scan): 12,208 tiles at the judge's N = 50,000,000. The flags are kept as one
+// bit per element, so a thread holds its tile share in 79 registers on sm_90 and three blocks fit
+// on a multiprocessor (eight groups per lane took 167 registers: one block).
 // Tile states for any int N take 524,288 tiles x 40 bytes (21 MB of zero-initialised globals).
 #include "../passes/lookback_scan.h"
 #include "gpu/gpu.h"
@@ -45,8 +45,16 @@ struct SegmentSum {
   }
 };
 
+// A tile is 4096 elements everywhere. NVIDIA: 256 threads x 4 rounds of four elements per lane.
+// gfx908 (and the MI100 persona): 512 threads x 2 rounds, since 4 rounds need more than gfx908's
+// 102 SGPRs (11 spill to VGPR lanes); not measured on hardware.
+#if KIT_HIP || defined(KIT_PERSONA_GFX908)
+constexpr int kThreads = 512;
+constexpr int kRounds = 2;
+#else
 constexpr int kThreads = 256;
 constexpr int kRounds = 4;
+#endif
 constexpr std::size_t kTileItems = static_cast<std::size_t>(kThreads) * 4 * kRounds;
 constexpr std::size_t kMaxTiles = (std::size_t{0x7fffffff} + kTileItems - 1) / kTileItems;
 
