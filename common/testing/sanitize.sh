@@ -6,6 +6,9 @@
 #
 #   common/testing/sanitize.sh BUILD_DIR [tool ...]     (default: all four tools)
 #
+# SANITIZE_FILTER=REGEX keeps only the test binaries and programs whose name matches (ctest -R
+# syntax, e.g. 'radix|bfs' for two basics problems' tests, '^apsp$' for the apsp program).
+#
 # Needs a CUDA build with the tests and programs built, `compute-sanitizer` on PATH (or in
 # /usr/local/cuda/bin), and `gen` and `verify` of the same build. Exit status 0 when every run
 # reported zero errors. No suppressions: a report is either a bug or a proven false positive, and
@@ -60,7 +63,8 @@ programs=("prefix_sum prefix_3e6 exact" "prefix_sum prefix_5e6 exact" "softmax s
 
 # The GPU tests (CTest label gpu) that are executables of their own.
 tests=()
-for name in $(ctest --test-dir "$build" -N -L gpu | sed -n 's/^ *Test *#[0-9]*: \([A-Za-z0-9_]*\)$/\1/p'); do
+filter=${SANITIZE_FILTER:-}
+for name in $(ctest --test-dir "$build" -N -L gpu ${filter:+-R "$filter"} | sed -n 's/^ *Test *#[0-9]*: \([A-Za-z0-9_]*\)$/\1/p'); do
   [ -x "$bin/$name" ] && tests+=("$bin/$name")
 done
 
@@ -76,6 +80,7 @@ for tool in "${tools[@]}"; do
   done
   for entry in "${programs[@]}"; do
     read -r program case mode <<<"$entry"
+    [[ -z $filter || $program =~ $filter ]] || continue
     log="$logs/$tool.$program.$case.log"
     # The sanitizer's report goes to its own log: stdout is the program's answer.
     KIT_FORCE_GPU=1 timeout "${SANITIZE_TIMEOUT:-1200}" "$sanitizer" --tool "$tool" "${extra[@]}" \
