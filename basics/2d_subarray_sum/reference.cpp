@@ -1,7 +1,6 @@
 // 2d_subarray_sum: the CPU reference and the harness description (arguments, tolerance, cases).
-#include "harness/spec.h"
+#include "harness/subarray_cases.h"
 
-#include <climits>
 #include <cstdint>
 #include <string>
 
@@ -19,37 +18,9 @@ void subarray_sum_2d_reference(const int *input, int *output, int N, int M, int 
   output[0] = static_cast<int>(static_cast<std::uint32_t>(sum));
 }
 
-// The challenge's values: integers 1..10.
-void fill_judge_values(Case &c, Rng &rng) { fill_uniform(c.array<int>(0), c.count(0), 1, 10, rng); }
-
-// Every int, INT_MIN and INT_MAX among them: the sum wraps modulo 2^32 many times.
-void fill_full_range(Case &c, Rng &rng) {
-  int *x = c.array<int>(0);
-  for (std::size_t i = 0; i < c.count(0); ++i)
-    x[i] = rng.next() % 8 == 0 ? (rng.next() % 2 ? INT_MAX : INT_MIN)
-                               : static_cast<int>(rng.uniform_int(INT_MIN, INT_MAX));
-}
-
-// Element i (row-major) holds i + 1, so a sum that misses or repeats an element, or reads the
-// wrong row or column, is off by a recognisable amount.
-void fill_positions(Case &c, Rng &) {
-  int *x = c.array<int>(0);
-  for (std::size_t i = 0; i < c.count(0); ++i)
-    x[i] = static_cast<int>((i + 1) & 0x7fffffff);
-}
-
 std::string check_box(const Case &c) {
-  const auto range = [&](const char *first, const char *last, const char *size) -> std::string {
-    if (c[first] > c[last])
-      return std::string(first) + " " + std::to_string(c[first]) + " > " + last + " " +
-             std::to_string(c[last]);
-    if (c[last] >= c[size])
-      return std::string(last) + " " + std::to_string(c[last]) + " >= " + size + " " +
-             std::to_string(c[size]);
-    return "";
-  };
-  const std::string rows = range("S_ROW", "E_ROW", "N");
-  return rows.empty() ? range("S_COL", "E_COL", "M") : rows;
+  const std::string rows = check_index_range(c, "S_ROW", "E_ROW", "N");
+  return rows.empty() ? check_index_range(c, "S_COL", "E_COL", "M") : rows;
 }
 
 } // namespace
@@ -70,7 +41,7 @@ const Problem &subarray_sum_2d_problem() {
     // The challenge's tolerance; integer outputs compare exactly whatever it is.
     p.tolerance = {1e-5, 1e-5};
     set_reference(p, subarray_sum_2d_reference);
-    p.fill = fill_judge_values;
+    p.fill = fill_one_to_ten;
     // Whole matrices with M % 4 = 0..3 (so rows start at every phase of a 16-byte vector), boxes
     // of one element, one row, one column, columns inside one vector, rows long enough to be
     // split into several runs, the performance size.
@@ -90,7 +61,7 @@ const Problem &subarray_sum_2d_problem() {
                   {10000, 10000, 0, 9998, 1, 9999}});
     add_tests(p, {{1000, 1001, 3, 996, 5, 6}, {1000, 1003, 2, 998, 3, 1001}}, fill_positions,
               ",positions");
-    add_tests(p, {{31, 33, 1, 29, 2, 31}, {1000, 1001, 0, 999, 1, 999}}, fill_full_range,
+    add_tests(p, {{31, 33, 1, 29, 2, 31}, {1000, 1001, 0, 999, 1, 999}}, fill_full_int_range,
               ",wrapping");
     // The official challenge, from the facts of its challenge.py: the tolerance it states, its
     // example, its functional cases in order and the case it times.

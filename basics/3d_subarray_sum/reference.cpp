@@ -1,7 +1,6 @@
 // 3d_subarray_sum: the CPU reference and the harness description (arguments, tolerance, cases).
-#include "harness/spec.h"
+#include "harness/subarray_cases.h"
 
-#include <climits>
 #include <cstdint>
 #include <string>
 
@@ -25,40 +24,12 @@ std::size_t elements(const Case &c) {
          static_cast<std::size_t>(c["K"]);
 }
 
-// The challenge's values: integers 1..10.
-void fill_judge_values(Case &c, Rng &rng) { fill_uniform(c.array<int>(0), c.count(0), 1, 10, rng); }
-
-// Every int, INT_MIN and INT_MAX among them: the sum wraps modulo 2^32 many times.
-void fill_full_range(Case &c, Rng &rng) {
-  int *x = c.array<int>(0);
-  for (std::size_t i = 0; i < c.count(0); ++i)
-    x[i] = rng.next() % 8 == 0 ? (rng.next() % 2 ? INT_MAX : INT_MIN)
-                               : static_cast<int>(rng.uniform_int(INT_MIN, INT_MAX));
-}
-
-// Element i (row-major) holds i + 1, so a sum that misses or repeats an element, or reads the
-// wrong slab, row or column, is off by a recognisable amount.
-void fill_positions(Case &c, Rng &) {
-  int *x = c.array<int>(0);
-  for (std::size_t i = 0; i < c.count(0); ++i)
-    x[i] = static_cast<int>((i + 1) & 0x7fffffff);
-}
-
 std::string check_box(const Case &c) {
-  const auto range = [&](const char *first, const char *last, const char *size) -> std::string {
-    if (c[first] > c[last])
-      return std::string(first) + " " + std::to_string(c[first]) + " > " + last + " " +
-             std::to_string(c[last]);
-    if (c[last] >= c[size])
-      return std::string(last) + " " + std::to_string(c[last]) + " >= " + size + " " +
-             std::to_string(c[size]);
-    return "";
-  };
-  std::string why = range("S_DEP", "E_DEP", "N");
+  std::string why = check_index_range(c, "S_DEP", "E_DEP", "N");
   if (why.empty())
-    why = range("S_ROW", "E_ROW", "M");
+    why = check_index_range(c, "S_ROW", "E_ROW", "M");
   if (why.empty())
-    why = range("S_COL", "E_COL", "K");
+    why = check_index_range(c, "S_COL", "E_COL", "K");
   return why;
 }
 
@@ -83,7 +54,7 @@ const Problem &subarray_sum_3d_problem() {
     // The challenge's tolerance; integer outputs compare exactly whatever it is.
     p.tolerance = {1e-5, 1e-5};
     set_reference(p, subarray_sum_3d_reference);
-    p.fill = fill_judge_values;
+    p.fill = fill_one_to_ten;
     // Whole arrays with K % 4 = 0..3 (rows start at every phase of a 16-byte vector), boxes of
     // one element, one column, one slab, one row per slab, a line along each dimension, the
     // challenge's largest case and the performance size.
@@ -106,7 +77,7 @@ const Problem &subarray_sum_3d_problem() {
     add_tests(p, {{7, 9, 14, 1, 5, 2, 7, 3, 12}, {100, 101, 102, 3, 97, 1, 99, 2, 100}},
               fill_positions, ",positions");
     add_tests(p, {{7, 9, 13, 1, 6, 0, 8, 1, 11}, {100, 101, 102, 0, 99, 0, 100, 1, 101}},
-              fill_full_range, ",wrapping");
+              fill_full_int_range, ",wrapping");
     // The official challenge, from the facts of its challenge.py: the tolerance it states, its
     // example, its functional cases in order and the case it times.
     JudgeCases &j = p.judge;

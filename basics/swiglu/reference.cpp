@@ -1,5 +1,5 @@
 // swiglu: the CPU reference and the harness description (arguments, tolerance, cases).
-#include "harness/spec.h"
+#include "harness/gated_halves.h"
 
 #include <cmath>
 #include <string>
@@ -23,18 +23,11 @@ void swiglu_reference(const float *input, float *output, int N) {
 // or exp(-x1) overflows (silu is -0 there), large magnitudes, -3.4e38 (silu -0). Every pair has a
 // finite product: an infinite or NaN expected value cannot be compared (so no infinities, and no
 // +3.4e38 as x1).
-void fill_edge_values(Case &c, Rng &rng) {
-  static const float kX1[] = {0.0f,   -0.0f,   1e-45f, -1e-45f, 1e-38f, -1e-38f, 1.0f,
-                              -1.0f,  17.0f,   -17.0f, 88.0f,   -88.0f, 89.0f,   -89.0f,
-                              100.0f, -100.0f, 1e4f,   -1e4f,   1e6f,   -1e6f,   -3.4e38f};
-  static const float kX2[] = {0.0f,   -0.0f,   1e-45f, -1e-45f, 1.0f, -1.0f,
-                              100.0f, -100.0f, 1e4f,   -1e4f,   1e6f, -1e6f};
-  float *x = c.array<float>(0);
-  const std::size_t half = c.count(0) / 2;
-  for (std::size_t i = 0; i < half; ++i) {
-    x[i] = kX1[rng.next() % (sizeof kX1 / sizeof kX1[0])];
-    x[half + i] = kX2[rng.next() % (sizeof kX2 / sizeof kX2[0])];
-  }
+FillFn fill_edge_values() {
+  return fill_halves_from(
+      {0.0f,   -0.0f, 1e-45f, -1e-45f, 1e-38f,  -1e-38f, 1.0f,  -1.0f, 17.0f, -17.0f,  88.0f,
+       -88.0f, 89.0f, -89.0f, 100.0f,  -100.0f, 1e4f,    -1e4f, 1e6f,  -1e6f, -3.4e38f},
+      {0.0f, -0.0f, 1e-45f, -1e-45f, 1.0f, -1.0f, 100.0f, -100.0f, 1e4f, -1e4f, 1e6f, -1e6f});
 }
 
 } // namespace
@@ -43,24 +36,10 @@ const Problem &swiglu_problem() {
   static const Problem problem = [] {
     Problem p;
     p.name = "swiglu";
-    p.params = {input("input", Elem::f32, count_of("N")),
-                output("output", Elem::f32,
-                       [](const Case &c) { return static_cast<std::size_t>(c["N"] / 2); }),
-                scalar("N", 2, 100000)};
-    p.check = [](const Case &c) -> std::string {
-      if (c["N"] % 2 != 0)
-        return "N " + std::to_string(c["N"]) + " is odd (the input is two halves)";
-      return "";
-    };
+    describe_gated_halves(p, 100000);
     p.tolerance = {1e-4, 1e-5};
     set_reference(p, swiglu_reference);
-    p.fill = fill_with(p, {uniform(-100, 100)});
-    // Outputs (N / 2) at the awkward sizes: every N / 2 % 4 (whether x2 = input + N / 2 is
-    // 16-byte aligned) around the 4096-output block tile; and the largest N with x2 unaligned.
-    for (long long half : awkward_sizes({4096}))
-      add_tests(p, {{2.0 * static_cast<double>(half)}});
-    add_tests(p, {{99998}});
-    add_tests(p, {{8198}}, fill_edge_values, ",edge-values");
+    add_tests(p, {{8198}}, fill_edge_values(), ",edge-values");
     // The official challenge, from the facts of its challenge.py: the tolerance it states, its
     // example, its functional cases in order and the case it times.
     JudgeCases &j = p.judge;
