@@ -27,19 +27,6 @@ void fused_residual_add_rms_norm_reference(const float *x, const float *residual
   }
 }
 
-// Standard normal values (torch.randn), by Box-Muller from the kit's generator.
-float normal_value(Rng &rng) {
-  const double u1 = 1.0 - rng.unit(), u2 = rng.unit();
-  return static_cast<float>(std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2));
-}
-ArrayValues normal() {
-  return {"N(0, 1)", [](Case &c, std::size_t param, Rng &rng) {
-            float *v = c.array<float>(param);
-            for (std::size_t i = 0; i < c.count(param); ++i)
-              v[i] = normal_value(rng);
-          }};
-}
-
 } // namespace
 
 const Problem &fused_residual_add_rms_norm_problem() {

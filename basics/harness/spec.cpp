@@ -177,6 +177,18 @@ ArrayValues uniform(double lo, double hi) {
           }};
 }
 
+ArrayValues normal() {
+  return {"N(0, 1)", [](Case &c, std::size_t param, Rng &rng) {
+            require_elem(c, param, true, "normal()");
+            float *v = c.array<float>(param);
+            for (std::size_t i = 0; i < c.count(param); ++i) {
+              const double u1 = 1.0 - rng.unit(), u2 = rng.unit();
+              v[i] = static_cast<float>(std::sqrt(-2.0 * std::log(u1)) *
+                                        std::cos(6.283185307179586 * u2));
+            }
+          }};
+}
+
 ArrayValues integers(double lo, double hi) {
   return {"integers " + number_text(lo) + ".." + number_text(hi),
           [lo, hi](Case &c, std::size_t param, Rng &rng) {

@@ -61,6 +61,9 @@ struct ArrayValues {
 ArrayValues given(std::vector<double> values);
 // Floats uniform in [lo, hi) (torch's uniform_); f32 arrays only.
 ArrayValues uniform(double lo, double hi);
+// Standard normal floats (torch.randn's distribution, not its values), by Box-Muller from the
+// kit's generator; f32 arrays only.
+ArrayValues normal();
 // Every integer in [lo, hi] equally likely (torch.randint(lo, hi + 1)); integer arrays only.
 ArrayValues integers(double lo, double hi);
 // Every element equal to `value` (zeros, ones, a repeated literal).

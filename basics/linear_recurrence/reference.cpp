@@ -1,7 +1,6 @@
 // linear_recurrence: the CPU reference and the harness description (arguments, tolerance, cases).
 #include "harness/spec.h"
 
-#include <cmath>
 
 namespace kit::basics {
 namespace {
@@ -18,19 +17,6 @@ void linear_recurrence_reference(const float *a, const float *x, float *h, int B
       h[row + t] = static_cast<float>(state);
     }
   }
-}
-
-// Standard normal values (torch.randn), by Box-Muller from the kit's generator.
-float normal_value(Rng &rng) {
-  const double u1 = 1.0 - rng.unit(), u2 = rng.unit();
-  return static_cast<float>(std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2));
-}
-ArrayValues normal() {
-  return {"N(0, 1)", [](Case &c, std::size_t param, Rng &rng) {
-            float *v = c.array<float>(param);
-            for (std::size_t i = 0; i < c.count(param); ++i)
-              v[i] = normal_value(rng);
-          }};
 }
 
 // The judge's distributions: a = torch.rand (U(0, 1)), x = torch.randn.
