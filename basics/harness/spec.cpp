@@ -177,6 +177,18 @@ ArrayValues uniform(double lo, double hi) {
           }};
 }
 
+FillFn fill_pairs_from(std::vector<std::pair<float, float>> pairs) {
+  return [pairs = std::move(pairs)](Case &c, Rng &rng) {
+    float *a = c.array<float>(0);
+    float *b = c.array<float>(1);
+    for (std::size_t i = 0; i < c.count(0); ++i) {
+      const std::pair<float, float> &pair = pairs[rng.next() % pairs.size()];
+      a[i] = pair.first;
+      b[i] = pair.second;
+    }
+  };
+}
+
 ArrayValues normal() {
   return {"N(0, 1)", [](Case &c, std::size_t param, Rng &rng) {
             require_elem(c, param, true, "normal()");

@@ -6,6 +6,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kit::basics {
@@ -68,6 +69,10 @@ ArrayValues normal();
 ArrayValues integers(double lo, double hi);
 // Every element equal to `value` (zeros, ones, a repeated literal).
 ArrayValues constant(double value);
+
+// A generator that gives element i of the first two arrays (f32) a pair drawn from `pairs`: the
+// edge values of binary element-wise problems, a and b chosen together.
+FillFn fill_pairs_from(std::vector<std::pair<float, float>> pairs);
 
 // A generator that fills the input and in-place arrays, in parameter order, one entry each (also
 // usable as a problem's default generator: p.fill = fill_with(p, {uniform(-100, 100)})).
