@@ -5,6 +5,7 @@
 // like the definition: self-loops change nothing, duplicates count with their smallest weight.
 #include "graph_input.h"
 #include "io/input_error.h"
+#include "plain_floyd_warshall.h"
 #include "reference.h"
 
 #include <algorithm>
@@ -46,21 +47,6 @@ std::string describe(const Parsed &parsed) {
          std::to_string(parsed.trailing.offset) + " " + parsed.trailing.first;
 }
 
-// The definition: Floyd-Warshall's triple loop on the matrix of smallest edge weights.
-std::vector<int> plain_distances(const Graph &g) {
-  const std::size_t n = static_cast<std::size_t>(g.vertices);
-  std::vector<int> d(n * n, kApspInf);
-  for (std::size_t i = 0; i < n; ++i)
-    d[i * n + i] = 0;
-  for (const Edge &e : g.edges)
-    d[e.src * n + e.dst] = std::min(d[e.src * n + e.dst], e.weight);
-  for (std::size_t k = 0; k < n; ++k)
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j)
-        d[i * n + j] = std::min(d[i * n + j], d[i * n + k] + d[k * n + j]);
-  return d;
-}
-
 std::vector<int> reference_distances(const Graph &g) {
   const std::size_t n = static_cast<std::size_t>(g.vertices);
   std::vector<int> d(n * n, -1);
@@ -90,7 +76,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   const Graph &graph = whole.graph;
   if (6 * graph.edges.size() + 3 > size)
     std::abort();
-  if (graph.vertices <= kMaxSolvedVertices && reference_distances(graph) != plain_distances(graph))
+  if (graph.vertices <= kMaxSolvedVertices &&
+      reference_distances(graph) != plain_floyd_warshall(graph))
     std::abort();
   return 0;
 }

@@ -1,6 +1,7 @@
 // apsp_reference (Dijkstra and blocked Floyd-Warshall paths) against a plain triple loop, on
 // awkward sizes around the 64-vertex tile and densities on both sides of the switch point; the
 // choice between them under a host memory budget, and the error when nothing fits.
+#include "plain_floyd_warshall.h"
 #include "reference.h"
 
 #include "io/host_memory.h"
@@ -15,20 +16,6 @@
 #include <vector>
 
 namespace {
-
-std::vector<int> plain_floyd_warshall(const Graph &g) {
-  const std::size_t n = static_cast<std::size_t>(g.vertices);
-  std::vector<int> d(n * n, kApspInf);
-  for (std::size_t i = 0; i < n; ++i)
-    d[i * n + i] = 0;
-  for (const Edge &e : g.edges)
-    d[e.src * n + e.dst] = std::min(d[e.src * n + e.dst], e.weight);
-  for (std::size_t k = 0; k < n; ++k)
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j)
-        d[i * n + j] = std::min(d[i * n + j], d[i * n + k] + d[k * n + j]);
-  return d;
-}
 
 std::vector<int> collect(const Graph &g) {
   const std::size_t n = static_cast<std::size_t>(g.vertices);
