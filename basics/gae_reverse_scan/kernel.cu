@@ -27,6 +27,7 @@ namespace {
 
 namespace lookback = kit::basics::lookback;
 using kit::basics::lookback::AffineMap;
+using kit::basics::lookback::component;
 
 // A tile is 4096 elements everywhere. NVIDIA: 256 threads x 4 rounds of four elements per lane.
 // gfx908 (and the MI100 persona): 512 threads x 2 rounds, since 4 rounds need more than gfx908's
@@ -58,10 +59,6 @@ struct Group {
   float next_value;
   unsigned ends;
 };
-
-__device__ __forceinline__ float component(float4 v, int e) {
-  return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w;
-}
 
 struct ReverseGae {
   using State = AffineMap;

@@ -30,6 +30,7 @@ namespace {
 
 namespace lookback = kit::basics::lookback;
 using kit::basics::lookback::AffineMap;
+using kit::basics::lookback::component;
 
 constexpr int kThreads = 256;
 constexpr int kRounds = 4;
@@ -50,10 +51,6 @@ struct Group {
   float4 x;
   unsigned starts;
 };
-
-__device__ __forceinline__ float component(float4 v, int e) {
-  return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w;
-}
 
 struct Recurrence {
   using State = AffineMap;

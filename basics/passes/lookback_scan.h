@@ -39,6 +39,11 @@ namespace kit::basics::lookback {
 constexpr std::uint64_t kAggregate = 1;
 constexpr std::uint64_t kInclusive = 2;
 
+// Element e (0..3) of a group's four floats, as the policies' load() returns them.
+__device__ __forceinline__ float component(float4 v, int e) {
+  return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w;
+}
+
 // Ordered warp scans over a state type (collectives.h's scans shuffle the value as one register;
 // these shuffle the state's members). Every lane of the warp must call them.
 template <class S> __device__ __forceinline__ S warp_inclusive_scan(S v) {

@@ -61,9 +61,7 @@ __device__ __forceinline__ unsigned kept_bits(float4 v) {
          unsigned{v.w > 0.0f} << 3;
 }
 
-__device__ __forceinline__ float component(float4 v, int e) {
-  return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w;
-}
+using kit::basics::lookback::component;
 
 __global__ void __launch_bounds__(kThreads)
     compact_tiles(const float *__restrict__ in, float *__restrict__ out, std::size_t n,
