@@ -46,24 +46,26 @@ verdict() {
 }
 
 # The contest programs' forced GPU paths: cases across each kernel's paths (prefix_sum: tiles in
-# a cooperative launch at 3e6, tickets at 5e6; softmax: resident, on-chip in both shapes, two-pass; apsp: sparse and
-# dense).
-"$bin/gen" prefix_sum random 3000000 11 "$work/prefix_3e6" >/dev/null &&
-  "$bin/gen" prefix_sum random 5000000 18 "$work/prefix_5e6" >/dev/null &&
-  "$bin/gen" softmax random 200000 12 "$work/softmax_2e5" >/dev/null &&
-  "$bin/gen" softmax random 2000000 13 "$work/softmax_2e6" >/dev/null &&
-  "$bin/gen" softmax random 8000000 17 "$work/softmax_8e6" >/dev/null &&
-  "$bin/gen" softmax random 20000000 14 "$work/softmax_2e7" >/dev/null &&
-  "$bin/gen" apsp grid 1600 0 15 "$work/apsp_grid_1600" >/dev/null &&
-  "$bin/gen" apsp random 700 120000 16 "$work/apsp_dense_700" >/dev/null ||
-  { echo "sanitize: gen failed" >&2; exit 2; }
-programs=("prefix_sum prefix_3e6 exact" "prefix_sum prefix_5e6 exact" "softmax softmax_2e5 softmax" "softmax softmax_2e6 softmax"
-  "softmax softmax_8e6 softmax" "softmax softmax_2e7 softmax" "apsp apsp_grid_1600 exact"
-  "apsp apsp_dense_700 exact")
+# a cooperative launch at 3e6, tickets at 5e6; softmax: resident, on-chip in both shapes,
+# two-pass; apsp: sparse and dense). Each entry: program, case, verify mode, gen arguments; only
+# the cases of programs that SANITIZE_FILTER keeps are generated.
+filter=${SANITIZE_FILTER:-}
+cases=("prefix_sum prefix_3e6 exact random 3000000 11" "prefix_sum prefix_5e6 exact random 5000000 18"
+  "softmax softmax_2e5 softmax random 200000 12" "softmax softmax_2e6 softmax random 2000000 13"
+  "softmax softmax_8e6 softmax random 8000000 17" "softmax softmax_2e7 softmax random 20000000 14"
+  "apsp apsp_grid_1600 exact grid 1600 0 15" "apsp apsp_dense_700 exact random 700 120000 16")
+programs=()
+for entry in "${cases[@]}"; do
+  read -r program case mode gen_args <<<"$entry"
+  [[ -z $filter || $program =~ $filter ]] || continue
+  # shellcheck disable=SC2086 # gen_args is a list of words
+  "$bin/gen" "$program" $gen_args "$work/$case" >/dev/null ||
+    { echo "sanitize: gen $program $gen_args failed" >&2; exit 2; }
+  programs+=("$program $case $mode")
+done
 
 # The GPU tests (CTest label gpu) that are executables of their own.
 tests=()
-filter=${SANITIZE_FILTER:-}
 for name in $(ctest --test-dir "$build" -N -L gpu ${filter:+-R "$filter"} | sed -n 's/^ *Test *#[0-9]*: \([A-Za-z0-9_]*\)$/\1/p'); do
   [ -x "$bin/$name" ] && tests+=("$bin/$name")
 done
@@ -80,7 +82,6 @@ for tool in "${tools[@]}"; do
   done
   for entry in "${programs[@]}"; do
     read -r program case mode <<<"$entry"
-    [[ -z $filter || $program =~ $filter ]] || continue
     log="$logs/$tool.$program.$case.log"
     # The sanitizer's report goes to its own log: stdout is the program's answer.
     KIT_FORCE_GPU=1 timeout "${SANITIZE_TIMEOUT:-1200}" "$sanitizer" --tool "$tool" "${extra[@]}" \
