@@ -1,4 +1,4 @@
-#include "cub_radix_sort.h"
+#include "cub_baselines.h"
 
 #include <cub/device/device_radix_sort.cuh>
 

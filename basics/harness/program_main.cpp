@@ -5,8 +5,8 @@
 #if defined(KIT_BASICS_CUBLAS)
 #include "bench/cublas_sgemm.h"
 #endif
-#if defined(KIT_BASICS_CUB_SORT)
-#include "bench/cub_radix_sort.h"
+#if defined(KIT_BASICS_CUB_SORT) || defined(KIT_BASICS_CUB_SELECT)
+#include "bench/cub_baselines.h"
 #endif
 
 int main(int argc, char **argv) {
@@ -18,6 +18,10 @@ int main(int argc, char **argv) {
 #if defined(KIT_BASICS_CUB_SORT)
   entry.extra_baselines.push_back(
       kit::basics::solver("CUB DeviceRadixSort::SortKeys", kit::basics::cub_radix_sort));
+#endif
+#if defined(KIT_BASICS_CUB_SELECT)
+  entry.extra_baselines.push_back(
+      kit::basics::solver("CUB DeviceSelect::If", kit::basics::cub_select_positive));
 #endif
   return kit::basics::program_main(argc, argv, entry);
 }

@@ -1,0 +1,32 @@
+#include "cub_baselines.h"
+
+#include <cub/device/device_select.cuh>
+
+#include "gpu/gpu.h"
+#include "passes/device_scratch.h"
+
+#include <cstddef>
+
+namespace kit::basics {
+namespace {
+
+struct IsPositive {
+  __device__ bool operator()(const float &x) const { return x > 0.0f; }
+};
+
+} // namespace
+
+// The selected count goes to the first 256 bytes of the scratch, CUB's temporary storage after
+// it; the scratch is kept from one call to the next, as the kit's own solves keep theirs.
+void cub_select_positive(const float *A, int N, float *out) {
+  constexpr std::size_t kCountBytes = 256;
+  static DeviceScratch scratch;
+  std::size_t bytes = 0;
+  GPU_CHECK(
+      cub::DeviceSelect::If(nullptr, bytes, A, out, static_cast<int *>(nullptr), N, IsPositive()));
+  char *base = static_cast<char *>(scratch.reserve(kCountBytes + bytes));
+  GPU_CHECK(cub::DeviceSelect::If(base + kCountBytes, bytes, A, out, reinterpret_cast<int *>(base),
+                                  N, IsPositive()));
+}
+
+} // namespace kit::basics
