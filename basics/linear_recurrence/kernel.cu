@@ -101,7 +101,7 @@ struct Recurrence {
       if (i + e < n)
         h[i + e] = out[e];
   }
-  __device__ static lookback::SplitStates<AffineMap> states() {
+  __device__ lookback::SplitStates<AffineMap> states() const {
     return {g_status, g_aggregate, g_inclusive};
   }
   __device__ static unsigned *next_tile() { return &g_next_tile; }

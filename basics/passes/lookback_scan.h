@@ -214,7 +214,8 @@ __device__ S look_back(const States &states, unsigned tile, std::uint64_t epoch)
 //   void store(const Group &, std::size_t i, State before) const;  writes the outputs of
 //                                           elements i .. i + 3 below n; `before` is the scan
 //                                           of every element before i
-//   static SplitStates<State> states();     the tile states (device globals of the kernel file)
+//   SplitStates<State> states() const;      the tile states (zero-initialised device globals of
+//                                           the kernel file, or scratch zeroed when allocated)
 //   static unsigned *next_tile();           the ticket counter (a zero-initialised global)
 // Launch: scan_tiles<P><<<tiles_for<P>(n), P::kThreads>>>(policy, tiles, epoch).
 template <class P> __host__ __device__ constexpr std::size_t tile_items() {
@@ -280,7 +281,7 @@ __global__ void __launch_bounds__(P::kThreads)
     // includes it, and nothing before the tile can change an output.
     const int first_absorbs = kit::warp_shfl(
         static_cast<int>(lane == 0 && p.lift(group[0], first_of(0), 0).absorbs()), 0);
-    const SplitStates<S> states = P::states();
+    const SplitStates<S> states = p.states();
     S tile_prefix = S::identity();
     if (tile > 0 && !first_absorbs) {
       const bool total_absorbs = tile_total.absorbs();

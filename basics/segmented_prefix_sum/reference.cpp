@@ -80,13 +80,14 @@ void fill_every_element(Case &c, Rng &rng) {
   std::fill(c.array<int>(1), c.array<int>(1) + c.count(1), 1);
 }
 
-// Segment starts just before, at and just after every 4096-element tile boundary.
+// Segment starts just before, at and just after every 2048-element boundary (the tile boundaries
+// of every target: tiles are 2048 elements on NVIDIA, 4096 on AMD).
 void fill_tile_boundaries(Case &c, Rng &rng) {
   fill_values(c, rng);
   int *flags = c.array<int>(1);
   for (std::size_t i = 0; i < c.count(1); ++i) {
-    const std::size_t r = i % 4096;
-    flags[i] = i == 0 || r == 0 || r == 1 || r == 4095;
+    const std::size_t r = i % 2048;
+    flags[i] = i == 0 || r == 0 || r == 1 || r == 2047;
   }
 }
 
@@ -115,9 +116,9 @@ const Problem &segmented_prefix_sum_problem() {
     p.tolerance = {1e-3, 1e-3};
     set_reference(p, segmented_prefix_sum_reference);
     p.fill = fill_default;
-    // Tiles of 4096 elements; more than 32 (64 on AMD) tiles in one segment need more than one
-    // look-back step.
-    add_awkward_size_tests(p, {4096});
+    // Tiles of 2048 elements on NVIDIA, 4096 on AMD; more than 32 (64 on AMD) tiles in one
+    // segment need more than one look-back step.
+    add_awkward_size_tests(p, {2048, 4096});
     add_tests(p, {{131073}, {262145}, {1000003}, {16777217}});
     add_tests(p, {{4097}, {1000003}}, fill_short_segments, ",short-segments");
     add_tests(p, {{10000019}}, fill_long_segments, ",long-segments");

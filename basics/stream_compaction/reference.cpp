@@ -41,14 +41,14 @@ void fill_sparse(Case &c, Rng &rng) {
     x[i] = rng.next() % 1000 == 0 ? rng.uniform(0.5f, 1000.0f) : rng.uniform(-1000.0f, 0.0f);
 }
 
-// The predicate's edges: signed zeros (dropped), NaN (dropped), -inf (dropped), subnormals of
-// both signs (the positive ones kept, bit for bit), the largest floats. +inf is left out: the
-// harness's comparison counts equal infinities as a difference.
+// The predicate's edges: signed zeros (dropped), NaN (dropped), -inf (dropped), +inf (kept),
+// subnormals of both signs (the positive ones kept, bit for bit), the largest floats.
 void fill_edge_values(Case &c, Rng &rng) {
   static const float kSpecial[] = {0.0f,
                                    -0.0f,
                                    std::numeric_limits<float>::quiet_NaN(),
                                    -std::numeric_limits<float>::infinity(),
+                                   std::numeric_limits<float>::infinity(),
                                    1e-45f,
                                    -1e-45f,
                                    1e-38f,
@@ -85,11 +85,11 @@ const Problem &stream_compaction_problem() {
     p.tolerance = {0, 0};
     set_reference(p, stream_compaction_reference);
     p.fill = fill_values;
-    // Tiles of 4096 elements; more than 32 (64 on AMD) tiles need more than one look-back step.
-    add_awkward_size_tests(p, {4096});
+    // Tiles of 8192 elements; more than 32 (64 on AMD) tiles need more than one look-back step.
+    add_awkward_size_tests(p, {8192});
     add_tests(p, {{131073}, {262145}, {1000003}, {16777217}, {100000000}});
-    add_tests(p, {{1}, {4097}, {1000003}}, fill_all_positive, ",all-positive");
-    add_tests(p, {{1}, {4097}, {300001}}, fill_none_positive, ",none-positive");
+    add_tests(p, {{1}, {8193}, {1000003}}, fill_all_positive, ",all-positive");
+    add_tests(p, {{1}, {8193}, {300001}}, fill_none_positive, ",none-positive");
     add_tests(p, {{100003}, {5000000}}, fill_sparse, ",sparse");
     add_tests(p, {{65}, {65537}}, fill_edge_values, ",edge-values");
     add_tests(p, {{500009}}, fill_runs, ",runs");
