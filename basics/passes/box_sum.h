@@ -35,9 +35,9 @@
 
 namespace kit::basics::box_sum {
 
-constexpr int kThreads = 256;
-constexpr int kSlots = 8; // 16-byte loads in flight per thread and work item
-constexpr int kMaxBlocks = 4096;
+inline constexpr int kThreads = 256;
+inline constexpr int kSlots = 8; // 16-byte loads in flight per thread and work item
+inline constexpr int kMaxBlocks = 4096;
 
 // Per-launch state of the grid reduction. A submission file is one translation unit holding one
 // solve, so one set is enough (solve is never called concurrently by the judge).

@@ -20,9 +20,9 @@
 
 namespace kit::basics::count {
 
-constexpr int kThreads = 256;
-constexpr int kUnroll = 4;
-constexpr int kMaxBlocks = 4096;
+inline constexpr int kThreads = 256;
+inline constexpr int kUnroll = 4;
+inline constexpr int kMaxBlocks = 4096;
 
 // Per-launch state of the grid reduction. A submission file is one translation unit holding one
 // solve, so one set is enough (solve is never called concurrently by the judge).

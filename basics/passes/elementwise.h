@@ -22,8 +22,8 @@
 
 namespace kit::basics::elementwise {
 
-constexpr int kThreads = 256;
-constexpr int kVectorsPerThread = 4;
+inline constexpr int kThreads = 256;
+inline constexpr int kVectorsPerThread = 4;
 
 inline bool aligned16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 

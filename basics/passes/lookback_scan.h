@@ -36,8 +36,8 @@
 
 namespace kit::basics::lookback {
 
-constexpr std::uint64_t kAggregate = 1;
-constexpr std::uint64_t kInclusive = 2;
+inline constexpr std::uint64_t kAggregate = 1;
+inline constexpr std::uint64_t kInclusive = 2;
 
 // Element e (0..3) of a group's four floats, as the policies' load() returns them.
 __device__ __forceinline__ float component(float4 v, int e) {

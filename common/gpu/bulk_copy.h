@@ -78,9 +78,9 @@ __device__ __forceinline__ void gpu_async_copy_wait_pending(unsigned pending) {
 // (each barrier is used for one batch here). Addresses and sizes: multiples of 16 bytes, at most
 // 2^20 - 1 bytes announced per barrier.
 #if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-constexpr bool kGpuBulkCopy = true;
+inline constexpr bool kGpuBulkCopy = true;
 #else
-constexpr bool kGpuBulkCopy = false;
+inline constexpr bool kGpuBulkCopy = false;
 #endif
 // Where a bulk-copy function is called without the hardware: stop the kernel rather than return
 // without copying.

@@ -162,7 +162,7 @@ __device__ __forceinline__ lane_mask_t warp_ballot(bool predicate) {
 }
 __device__ __forceinline__ void warp_sync() { persona::group_barrier(); }
 #elif KIT_CUDA
-constexpr unsigned kFullWarp = 0xffffffffu;
+inline constexpr unsigned kFullWarp = 0xffffffffu;
 template <class T> __device__ __forceinline__ T warp_shfl(T v, int src_lane) {
   return __shfl_sync(kFullWarp, v, src_lane);
 }
@@ -428,13 +428,13 @@ template <class T> __device__ __forceinline__ void block_store_relaxed(T *p, T v
 namespace gpu {
 
 #if KIT_CUDA
-constexpr const char *kRuntimeName = "CUDA";
+inline constexpr const char *kRuntimeName = "CUDA";
 #else
-constexpr const char *kRuntimeName = "HIP";
+inline constexpr const char *kRuntimeName = "HIP";
 #endif
 
 // Exit status of a program stopped by a GPU runtime error (bad input uses 2).
-constexpr int kGpuFailureExitCode = 3;
+inline constexpr int kGpuFailureExitCode = 3;
 
 // The failing call as messages name it, `prefix` then `rest`. Calls are written (and GPU_CHECK
 // stringifies them) in CUDA spelling; on HIP the leading `cuda` becomes `hip`, or the HIP name of
@@ -488,9 +488,10 @@ inline bool gpu_driver_present() {
   return access(node, F_OK) == 0;
 }
 #if KIT_HIP
-constexpr const char *kNoGpuReason = "no AMD GPU driver on this machine: /dev/kfd is missing";
+inline constexpr const char *kNoGpuReason =
+    "no AMD GPU driver on this machine: /dev/kfd is missing";
 #else
-constexpr const char *kNoGpuReason = "no NVIDIA driver on this machine";
+inline constexpr const char *kNoGpuReason = "no NVIDIA driver on this machine";
 #endif
 
 // True when a GPU can be used; otherwise `why` receives the runtime's reason (no device, no

@@ -26,14 +26,14 @@
 
 namespace kit::persona {
 
-constexpr int kGroupLanes = 64;
-constexpr int kMaxGroups = 15;
-constexpr unsigned kMaxBlockThreads = kGroupLanes * kMaxGroups;
+inline constexpr int kGroupLanes = 64;
+inline constexpr int kMaxGroups = 15;
+inline constexpr unsigned kMaxBlockThreads = kGroupLanes * kMaxGroups;
 
 // gfx908's limits, as the host code sees them under the persona.
-constexpr int kMultiprocessors = 120;
-constexpr int kSharedBytesPerBlock = 64 * 1024;
-constexpr int kL2Bytes = 8 * 1024 * 1024;
+inline constexpr int kMultiprocessors = 120;
+inline constexpr int kSharedBytesPerBlock = 64 * 1024;
+inline constexpr int kL2Bytes = 8 * 1024 * 1024;
 
 #if defined(__CUDACC__)
 
