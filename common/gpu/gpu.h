@@ -125,6 +125,10 @@ namespace kit {
 // A bit per lane of a warp; 64 bits so that wave64 fits.
 using lane_mask_t = std::uint64_t;
 
+// The widest warp of any target (AMD's wave64): block sizes that are multiples of it divide
+// into whole warps everywhere.
+inline constexpr int kMaxWarpSize = 64;
+
 // The largest block a kernel may launch: 1024 threads on every target GPU (NVIDIA, and gfx908's
 // workgroup limit), 960 under the MI100 persona, whose 64-lane groups take one named barrier
 // each (gpu/persona.h). Kernels that size their block to the limit use this, not 1024.
