@@ -3,7 +3,8 @@
 // The judge calls solve many times with the same sizes, so after the first call no call allocates;
 // the judge allows allocation inside solve, and only the first call of a new largest size pays it.
 // Used by radix_sort (the second buffer of keys and the tile states), bfs_shortest_path (the
-// bitmaps of grids larger than shared memory) and all_pairs_shortest_paths (the padded matrix).
+// bitmaps of grids larger than shared memory), all_pairs_shortest_paths (the padded matrix) and
+// segmented_prefix_sum (the tile states, zeroed when the scratch grows).
 //
 // The exporter inlines this header into each submission file (basics/<name>/kernel.cu includes
 // it as "../passes/device_scratch.h").
