@@ -7,11 +7,11 @@
 // look-back of ../passes/lookback_scan.h):
 //  - a block of 512 threads draws its 8192-element tile from a ticket counter (so it only ever
 //    waits on tiles that are already running) and loads it as four 16-byte loads per thread, all
-//    issued before any is used; each warp owns a contiguous run. 40 registers and 32 KB of
-//    shared memory per block on sm_90: three blocks per multiprocessor. The larger tile halves
-//    the look-backs and the barrier waits per element (H100, judge's size: 66% of a same-byte
-//    copy against 61% for 256 threads x 4096 elements; eight loads per thread took about 90
-//    registers);
+//    issued before any is used; each warp owns a contiguous run. 40 registers (8 bytes spilled
+//    to L1) and 32 KB of shared memory per block on sm_90: three blocks per multiprocessor. The
+//    larger tile halves the look-backs and the barrier waits per element (H100, judge's size: 66%
+//    of a same-byte copy against 61% for 256 threads x 4096 elements; eight loads per thread took
+//    about 90 registers);
 //  - the kept elements' ranks within the tile come from warp scans of the lanes' counts, round by
 //    round, and one scan of the warp totals; warp 0 publishes the tile's count at once;
 //  - every thread writes its kept elements to their ranks in shared memory (the tile compacted
