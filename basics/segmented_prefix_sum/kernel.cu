@@ -96,14 +96,11 @@ struct SegmentedScan {
     return {v, unsigned{f.x != 0} | unsigned{f.y != 0} << 1 | unsigned{f.z != 0} << 2 |
                    unsigned{f.w != 0} << 3};
   }
-  __device__ static float value_of(const Group &g, int e) {
-    return e == 0 ? g.value.x : e == 1 ? g.value.y : e == 2 ? g.value.z : g.value.w;
-  }
   __device__ static int starts(const Group &g, int e) { return g.starts >> e & 1; }
   __device__ SegmentSum lift(const Group &g, std::size_t i, int e) const {
     if (i + e >= n)
       return SegmentSum::identity();
-    return {static_cast<double>(value_of(g, e)), starts(g, e)};
+    return {static_cast<double>(lookback::component(g.value, e)), starts(g, e)};
   }
   __device__ void store(const Group &g, std::size_t i, SegmentSum before) const {
     float out[4];
