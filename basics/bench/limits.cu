@@ -5,6 +5,9 @@
 #include "gpu/gpu.h"
 #include "gpu/resources.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace kit::basics {
 
 namespace {
@@ -56,21 +59,28 @@ __global__ void __launch_bounds__(kThreads) fnv_chains(unsigned *sink, unsigned 
     sink[0] = all;
 }
 
-constexpr int kCopyVectorsPerThread = 4;
-
+template <int kVectors>
 __global__ void __launch_bounds__(kThreads)
     copy_vectors(const uint4 *__restrict__ src, uint4 *__restrict__ dst, std::size_t vectors) {
   const std::size_t first =
-      static_cast<std::size_t>(blockIdx.x) * kThreads * kCopyVectorsPerThread + threadIdx.x;
-  uint4 v[kCopyVectorsPerThread];
+      static_cast<std::size_t>(blockIdx.x) * kThreads * kVectors + threadIdx.x;
+  uint4 v[kVectors];
 #pragma unroll
-  for (int k = 0; k < kCopyVectorsPerThread; ++k)
+  for (int k = 0; k < kVectors; ++k)
     if (first + k * kThreads < vectors)
       v[k] = src[first + k * kThreads];
 #pragma unroll
-  for (int k = 0; k < kCopyVectorsPerThread; ++k)
+  for (int k = 0; k < kVectors; ++k)
     if (first + k * kThreads < vectors)
       dst[first + k * kThreads] = v[k];
+}
+
+template <int kVectors> void launch_copy(const void *src, void *dst, std::size_t vectors) {
+  const std::size_t per_block = static_cast<std::size_t>(kThreads) * kVectors;
+  copy_vectors<kVectors>
+      <<<static_cast<unsigned>((vectors + per_block - 1) / per_block), kThreads>>>(
+          static_cast<const uint4 *>(src), static_cast<uint4 *>(dst), vectors);
+  GPU_CHECK_LAUNCH("copy_vectors");
 }
 
 // One element of device memory that the measuring kernels may write, kept for the process.
@@ -109,12 +119,20 @@ double measure_fnv_round_rate(Timer &timer) {
   return rounds / (t.median_ms * 1e-3);
 }
 
-void copy_with_kernel(const void *src, void *dst, std::size_t bytes) {
+void copy_with_kernel(const void *src, void *dst, std::size_t bytes, int vectors_per_thread) {
   const std::size_t vectors = bytes / 16;
-  const std::size_t per_block = static_cast<std::size_t>(kThreads) * kCopyVectorsPerThread;
-  copy_vectors<<<static_cast<unsigned>((vectors + per_block - 1) / per_block), kThreads>>>(
-      static_cast<const uint4 *>(src), static_cast<uint4 *>(dst), vectors);
-  GPU_CHECK_LAUNCH("copy_vectors");
+  switch (vectors_per_thread) {
+  case 1:
+    return launch_copy<1>(src, dst, vectors);
+  case 2:
+    return launch_copy<2>(src, dst, vectors);
+  case 4:
+    return launch_copy<4>(src, dst, vectors);
+  default:
+    std::fprintf(stderr, "copy_with_kernel: %d vectors per thread (1, 2 or 4)\n",
+                 vectors_per_thread);
+    std::exit(2);
+  }
 }
 
 void read_through(const void *buffer, std::size_t bytes) {

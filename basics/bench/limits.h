@@ -15,9 +15,10 @@ double measure_fma_rate(Timer &timer);
 double measure_fnv_round_rate(Timer &timer);
 // Reads `bytes` of device memory (a multiple of 16) and discards the result.
 void read_through(const void *buffer, std::size_t bytes);
-// Copies `bytes` (a multiple of 16, 16-byte aligned pointers) with a streaming kernel: four
-// 16-byte loads in flight per thread. The copy-bandwidth limit is the faster of this and
-// cudaMemcpyAsync, which is not always the fastest way to move bytes.
-void copy_with_kernel(const void *src, void *dst, std::size_t bytes);
+// Copies `bytes` (a multiple of 16, 16-byte aligned pointers) with a streaming kernel that keeps
+// `vectors_per_thread` 16-byte loads in flight per thread (1, 2 or 4): four suit large copies,
+// one spreads a small copy over more multiprocessors. The copy-bandwidth limit is the fastest of
+// these and cudaMemcpyAsync, which is not always the fastest way to move bytes.
+void copy_with_kernel(const void *src, void *dst, std::size_t bytes, int vectors_per_thread);
 
 } // namespace kit::basics

@@ -3,10 +3,10 @@
 //
 // A pixel is one little-endian 32-bit word with R in the low byte and alpha in the high byte, so
 // inverting R, G, B is `word ^ 0x00FFFFFF`. Memory-bound (every byte read and written once): the
-// shared in-place element-wise pass (../passes/elementwise.h) applies it to the pixel words, four
-// 16-byte vectors (16 pixels) per thread with all loads issued before the stores, the pixels
-// after the last whole vector done by the first threads of block 0. A pointer that is not 16-byte
-// aligned takes a per-byte kernel (its words may not even be 4-byte aligned).
+// shared in-place element-wise pass (../passes/elementwise.h) applies it to the pixel words, one
+// 16-byte vector (4 pixels) per thread on NVIDIA and four on gfx908, loads before stores, the
+// pixels after the last whole vector done by the first threads of block 0. A pointer that is not
+// 16-byte aligned takes a per-byte kernel (its words may not even be 4-byte aligned).
 #include "../passes/elementwise.h"
 #include "gpu/gpu.h"
 

@@ -35,7 +35,8 @@ const Problem &color_inversion_problem() {
     p.tolerance = {1e-5, 1e-5};
     set_reference(p, color_inversion_reference);
     p.fill = fill_values;
-    // Pixel counts around the 4-pixel vector and the 4096-pixel block tile.
+    // Pixel counts around the 4-pixel vector and the block tiles (1024 pixels on NVIDIA, 4096 on
+    // gfx908).
     add_tests(p, {{1, 1},
                   {2, 1},
                   {1, 3},
@@ -46,6 +47,8 @@ const Problem &color_inversion_problem() {
                   {64, 63},
                   {65, 1},
                   {1023, 1},
+                  {1024, 1},
+                  {1025, 1},
                   {4095, 1},
                   {4096, 1},
                   {4097, 1},

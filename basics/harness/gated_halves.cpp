@@ -16,7 +16,7 @@ void describe_gated_halves(Problem &p, long long max_n) {
     return "";
   };
   p.fill = fill_with(p, {uniform(-100, 100)});
-  for (long long half : awkward_sizes({4096}))
+  for (long long half : awkward_sizes({1024, 4096}))
     add_tests(p, {{2.0 * static_cast<double>(half)}});
   add_tests(p, {{static_cast<double>(max_n - 2)}});
 }

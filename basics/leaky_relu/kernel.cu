@@ -2,9 +2,9 @@
 // pointers).
 //
 // Memory-bound: 8 bytes per element. The pass is the shared element-wise one
-// (../passes/elementwise.h: four 16-byte loads in flight per thread, the last N % 4 elements done
-// by the first threads of block 0, a scalar kernel for pointers that are not 16-byte aligned);
-// this file only says what happens to one element.
+// (../passes/elementwise.h: one 16-byte vector per thread on NVIDIA, four on gfx908, the last N % 4
+// elements done by the first threads of block 0, a scalar kernel for pointers that are not 16-byte
+// aligned); this file only says what happens to one element.
 #include "../passes/elementwise.h"
 #include "gpu/gpu.h"
 

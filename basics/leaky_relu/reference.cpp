@@ -34,7 +34,7 @@ const Problem &leaky_relu_problem() {
     p.tolerance = {1e-6, 1e-6};
     set_reference(p, leaky_relu_reference);
     p.fill = fill_values;
-    add_awkward_size_tests(p, {4096});
+    add_awkward_size_tests(p, {1024, 4096});
     add_tests(p, {{1000003}});
     add_tests(p, {{4099}}, fill_edge_values, ",edge-values");
     // The official challenge, from the facts of its challenge.py: the tolerance it states, its

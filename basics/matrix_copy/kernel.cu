@@ -1,9 +1,9 @@
 // matrix_copy: B = A for an N x N float matrix (LeetGPU signature, device pointers).
 //
 // A row-major N x N matrix is one contiguous run of N*N floats, so this is a plain copy at
-// 8 bytes per element, done by the shared element-wise pass (../passes/elementwise.h: four
-// 16-byte loads in flight per thread, the last (N*N) % 4 elements done by the first threads of
-// block 0, a scalar kernel for pointers that are not 16-byte aligned) with the identity.
+// 8 bytes per element, done by the shared element-wise pass (../passes/elementwise.h: one 16-byte
+// vector per thread on NVIDIA, four on gfx908, the last (N*N) % 4 elements done by the first
+// threads of block 0, a scalar kernel for pointers that are not 16-byte aligned) with the identity.
 #include "../passes/elementwise.h"
 #include "gpu/gpu.h"
 

@@ -4,9 +4,12 @@
 // had written out identically: how a memory-bound pass keeps HBM busy.
 //
 // - Vector path (every pointer 16-byte aligned, always true for judge tensors): each thread
-//   loads kVectorsPerThread 16-byte vectors per input, ALL before it stores any, which is what it
-//   takes to cover HBM latency at full bandwidth; the n % 4 elements after the last whole vector
-//   are done by the first threads of block 0.
+//   loads kVectorsPerThread 16-byte vectors per input, ALL before it stores any; the n % 4
+//   elements after the last whole vector are done by the first threads of block 0. The count is
+//   per target (below): one on NVIDIA, four on gfx908. A pass too small to give every
+//   multiprocessor of the running device one block of kVectorsPerThread takes one vector per
+//   thread instead, so its loads and its arithmetic (an expf, an erf, a division per element)
+//   are spread over every multiprocessor, not a few.
 // - Scalar path for pointers that are not 16-byte aligned (the tests' misaligned runs).
 // Out-of-place passes declare their pointers __restrict__ (read-only input loads take the
 // non-coherent path); the in-place pass (one pointer) cannot, so it has its own entry point.
@@ -19,11 +22,23 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace kit::basics::elementwise {
 
 inline constexpr int kThreads = 256;
+
+// 16-byte vectors per thread, per target. NVIDIA: one, with a block for every 1024 elements (on
+// the H100, one vector per thread measured 1-2.5% faster than four at the judge's 25-50 million
+// elements: relu, sigmoid, vector_add, matrix_addition; and the same as four, or faster, at the
+// small sizes). gfx908 (and the MI100 persona): four loads in flight per thread, the latency
+// cover a 64-lane wavefront gets from its own registers rather than from more resident blocks;
+// not measured on hardware.
+#if KIT_HIP || defined(KIT_PERSONA_GFX908)
 inline constexpr int kVectorsPerThread = 4;
+#else
+inline constexpr int kVectorsPerThread = 1;
+#endif
 
 inline bool aligned16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
@@ -32,6 +47,20 @@ inline unsigned blocks_for(std::size_t items, std::size_t items_per_thread,
                            int threads = kThreads) {
   const std::size_t per_block = items_per_thread * static_cast<std::size_t>(threads);
   return static_cast<unsigned>(items == 0 ? 1 : (items + per_block - 1) / per_block);
+}
+
+// Runs `launch(vectors_per_thread, blocks)` with the vector path's shape for n elements:
+// kVectorsPerThread 16-byte vectors per thread, or one when that would leave some multiprocessor
+// of the running device without a block. `vectors_per_thread` is a std::integral_constant, so
+// the launch can name its kernel's instantiation; blocks cover n / 4 vectors (at least 1, so
+// block 0 also takes the n % 4 tail). The multiprocessor count is asked once per process.
+template <class Launch> void with_vector_shape(std::size_t n, Launch launch) {
+  static const std::size_t multiprocessors =
+      static_cast<std::size_t>(kit::gpu::device_multiprocessors());
+  if (blocks_for(n / 4, kVectorsPerThread) < multiprocessors)
+    launch(std::integral_constant<int, 1>(), blocks_for(n / 4, 1));
+  else
+    launch(std::integral_constant<int, kVectorsPerThread>(), blocks_for(n / 4, kVectorsPerThread));
 }
 
 // The 16-byte vector of four T.
@@ -56,9 +85,9 @@ template <class V, class Op> __device__ __forceinline__ V apply(Op op, V a, V b)
   return r;
 }
 
-// The vector path's body for one or two inputs (b unused when kInputs == 1); the kernels below
-// pass their own (possibly __restrict__) pointers.
-template <int kInputs, class T, class Op>
+// The vector path's body for one or two inputs (b unused when kInputs == 1), kVectors 16-byte
+// vectors per thread; the kernels below pass their own (possibly __restrict__) pointers.
+template <int kVectors, int kInputs, class T, class Op>
 __device__ __forceinline__ void map_vectors(const T *a, const T *b, T *out, std::size_t n, Op op) {
   using V = typename Vec4<T>::type;
   const std::size_t vectors = n / 4;
@@ -66,10 +95,10 @@ __device__ __forceinline__ void map_vectors(const T *a, const T *b, T *out, std:
   const V *b4 = reinterpret_cast<const V *>(b);
   V *out4 = reinterpret_cast<V *>(out);
   const std::size_t first =
-      static_cast<std::size_t>(blockIdx.x) * kThreads * kVectorsPerThread + threadIdx.x;
-  V x[kVectorsPerThread], y[kVectorsPerThread];
+      static_cast<std::size_t>(blockIdx.x) * kThreads * kVectors + threadIdx.x;
+  V x[kVectors], y[kVectors];
 #pragma unroll
-  for (int k = 0; k < kVectorsPerThread; ++k) {
+  for (int k = 0; k < kVectors; ++k) {
     const std::size_t i = first + k * kThreads;
     if (i < vectors) {
       x[k] = a4[i];
@@ -78,7 +107,7 @@ __device__ __forceinline__ void map_vectors(const T *a, const T *b, T *out, std:
     }
   }
 #pragma unroll
-  for (int k = 0; k < kVectorsPerThread; ++k) {
+  for (int k = 0; k < kVectors; ++k) {
     const std::size_t i = first + k * kThreads;
     if (i < vectors) {
       if constexpr (kInputs == 2)
@@ -107,20 +136,20 @@ __device__ __forceinline__ void map_scalars(const T *a, const T *b, T *out, std:
   }
 }
 
-template <class T, class Op>
+template <int kVectors, class T, class Op>
 __global__ void __launch_bounds__(kThreads)
     unary_vec4(const T *__restrict__ in, T *__restrict__ out, std::size_t n, Op op) {
-  map_vectors<1>(in, in, out, n, op);
+  map_vectors<kVectors, 1>(in, in, out, n, op);
 }
-template <class T, class Op>
+template <int kVectors, class T, class Op>
 __global__ void __launch_bounds__(kThreads)
     binary_vec4(const T *__restrict__ a, const T *__restrict__ b, T *__restrict__ out,
                 std::size_t n, Op op) {
-  map_vectors<2>(a, b, out, n, op);
+  map_vectors<kVectors, 2>(a, b, out, n, op);
 }
-template <class T, class Op>
+template <int kVectors, class T, class Op>
 __global__ void __launch_bounds__(kThreads) in_place_vec4(T *data, std::size_t n, Op op) {
-  map_vectors<1>(data, data, data, n, op);
+  map_vectors<kVectors, 1>(data, data, data, n, op);
 }
 template <class T, class Op>
 __global__ void __launch_bounds__(kThreads)
@@ -139,7 +168,9 @@ template <class T, class Op> void map(const T *in, T *out, std::size_t n, Op op)
   if (n == 0)
     return;
   if (aligned16(in) && aligned16(out)) {
-    unary_vec4<<<blocks_for(n, 4 * kVectorsPerThread), kThreads>>>(in, out, n, op);
+    with_vector_shape(n, [&](auto vectors, unsigned blocks) {
+      unary_vec4<decltype(vectors)::value><<<blocks, kThreads>>>(in, out, n, op);
+    });
     GPU_CHECK_LAUNCH("elementwise::unary_vec4");
   } else {
     unary_scalar<<<blocks_for(n, 1), kThreads>>>(in, out, n, op);
@@ -151,7 +182,9 @@ template <class T, class Op> void map(const T *a, const T *b, T *out, std::size_
   if (n == 0)
     return;
   if (aligned16(a) && aligned16(b) && aligned16(out)) {
-    binary_vec4<<<blocks_for(n, 4 * kVectorsPerThread), kThreads>>>(a, b, out, n, op);
+    with_vector_shape(n, [&](auto vectors, unsigned blocks) {
+      binary_vec4<decltype(vectors)::value><<<blocks, kThreads>>>(a, b, out, n, op);
+    });
     GPU_CHECK_LAUNCH("elementwise::binary_vec4");
   } else {
     binary_scalar<<<blocks_for(n, 1), kThreads>>>(a, b, out, n, op);
@@ -164,7 +197,9 @@ template <class T, class Op> void map(const T *a, const T *b, T *out, std::size_
 template <class T, class Op> void map_in_place_aligned(T *data, std::size_t n, Op op) {
   if (n == 0)
     return;
-  in_place_vec4<<<blocks_for(n, 4 * kVectorsPerThread), kThreads>>>(data, n, op);
+  with_vector_shape(n, [&](auto vectors, unsigned blocks) {
+    in_place_vec4<decltype(vectors)::value><<<blocks, kThreads>>>(data, n, op);
+  });
   GPU_CHECK_LAUNCH("elementwise::in_place_vec4");
 }
 

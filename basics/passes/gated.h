@@ -24,14 +24,13 @@ namespace kit::basics::gated {
 namespace ew = kit::basics::elementwise;
 
 // The vector path when x1 and out are 16-byte aligned and x2 is not: x1 and out as float4, x2 as
-// four floats per vector. The half % 4 outputs after the last whole vector are done by the first
-// threads of block 0.
-template <class Op>
+// four floats per vector, kVectors vectors per thread (the element-wise pass's shape rule). The
+// half % 4 outputs after the last whole vector are done by the first threads of block 0.
+template <int kVectors, class Op>
 __global__ void __launch_bounds__(ew::kThreads)
     gated_vec4_unaligned_x2(const float *__restrict__ x1, const float *__restrict__ x2,
                             float *__restrict__ out, std::size_t half, Op op) {
   constexpr int kThreads = ew::kThreads;
-  constexpr int kVectors = ew::kVectorsPerThread;
   const std::size_t vectors = half / 4;
   const float4 *x1v = reinterpret_cast<const float4 *>(x1);
   float4 *outv = reinterpret_cast<float4 *>(out);
@@ -65,8 +64,10 @@ template <class Op> void map(const float *in, float *out, std::size_t half, Op o
     return;
   const float *x2 = in + half;
   if (ew::aligned16(in) && ew::aligned16(out) && !ew::aligned16(x2)) {
-    gated_vec4_unaligned_x2<<<ew::blocks_for(half, 4 * ew::kVectorsPerThread), ew::kThreads>>>(
-        in, x2, out, half, op);
+    ew::with_vector_shape(half, [&](auto vectors, unsigned blocks) {
+      gated_vec4_unaligned_x2<decltype(vectors)::value>
+          <<<blocks, ew::kThreads>>>(in, x2, out, half, op);
+    });
     GPU_CHECK_LAUNCH("gated::gated_vec4_unaligned_x2");
   } else {
     ew::map(in, x2, out, half, op); // all aligned: the vector path; else the scalar kernel

@@ -33,7 +33,7 @@ const Problem &relu_problem() {
     p.tolerance = {1e-5, 1e-5};
     set_reference(p, relu_reference);
     p.fill = fill_values;
-    add_awkward_size_tests(p, {4096});
+    add_awkward_size_tests(p, {1024, 4096});
     add_tests(p, {{1000003}});
     add_tests(p, {{4099}}, fill_edge_values, ",edge-values");
     // The official challenge, from the facts of its challenge.py: the tolerance it states, its

@@ -36,7 +36,7 @@ const Problem &sigmoid_problem() {
     p.tolerance = {1e-5, 1e-5};
     set_reference(p, sigmoid_reference);
     p.fill = fill_with(p, {uniform(-10, 10)});
-    add_awkward_size_tests(p, {4096});
+    add_awkward_size_tests(p, {1024, 4096});
     add_tests(p, {{1000003}});
     add_tests(p, {{4099}}, fill_edge_values, ",edge-values");
     // The official challenge, from the facts of its challenge.py: the tolerance it states, its

@@ -42,7 +42,7 @@ const Problem &silu_problem() {
     p.tolerance = {1e-5, 1e-5};
     set_reference(p, silu_reference);
     p.fill = fill_with(p, {uniform(-50, 50)});
-    add_awkward_size_tests(p, {4096});
+    add_awkward_size_tests(p, {1024, 4096});
     add_tests(p, {{1000003}});
     add_tests(p, {{4099}}, fill_edge_values, ",edge-values");
     // The official challenge, from the facts of its challenge.py: the tolerance it states, its

@@ -63,7 +63,7 @@ const Problem &value_clipping_problem() {
     p.fill = fill_with(p, {uniform(-100, 100)});
     // The awkward sizes with the performance case's bounds; then bounds that clip everything,
     // nothing, or to one value.
-    for (long long n : awkward_sizes({4096}))
+    for (long long n : awkward_sizes({1024, 4096}))
       add_tests(p, {{-51.24, 39.51, static_cast<double>(n)}});
     add_tests(p, {{150, 200, 4099}, {-200, -150, 4099}, {-1000, 1000, 4099}, {7.5, 7.5, 4099}});
     add_tests(p, {{-51.24, 39.51, 4099}, {0, 0, 4097}, {-1e6, 1e6, 4098}}, fill_edge_values,

@@ -1,8 +1,8 @@
 // vector_add: C = A + B over N floats (LeetGPU signature, device pointers).
 //
 // Memory-bound: 12 bytes per element. The pass is the shared element-wise one
-// (../passes/elementwise.h): each thread keeps four 16-byte loads per input in flight before it
-// adds and stores, which is what it takes to cover HBM latency at full bandwidth; the few
+// (../passes/elementwise.h): each thread loads its 16-byte vectors of both inputs before it adds
+// and stores (one per thread on NVIDIA, four on gfx908: the pass's per-target table); the few
 // elements after the last whole float4 are done by the first threads of block 0, and pointers
 // that are not 16-byte aligned (never the case for judge tensors) take a scalar kernel.
 #include "../passes/elementwise.h"
