@@ -60,8 +60,9 @@ const Problem &histogramming_problem() {
     p.tolerance = {1e-5, 1e-5};
     set_reference(p, histogramming_reference);
     p.fill = fill_in_range;
-    // A block's batch is 512 threads x 4 vectors x 4 ints = 8192 values.
-    for (long long n : awkward_sizes({8192}))
+    // A block's batch is 1024 (NVIDIA) or 512 (gfx908) threads x 4 vectors x 4 ints = 16384 or
+    // 8192 values.
+    for (long long n : awkward_sizes({8192, 16384}))
       add_tests(p, {{static_cast<double>(n), 256}});
     // Bin counts around the shared-memory layout's steps (32 copies up to 256 bins, 16 up to 512,
     // 8 up to 1024) and the extremes.
