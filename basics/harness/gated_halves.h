@@ -9,8 +9,9 @@
 namespace kit::basics {
 
 // Sets the parameters (input, output, N from 2 to max_n), the check that N is even, the default
-// fill U(-100, 100) and the kit's sizes: N / 2 at the awkward sizes around the block tiles (1024 outputs on NVIDIA, 4096 on gfx908) (every N / 2 % 4, i.e. whether x2 = input + N / 2 is 16-byte aligned), and the largest N,
-// max_n - 2, whose x2 is not.
+// fill U(-100, 100) and the kit's sizes: N / 2 at the awkward sizes around the block tiles (1024
+// outputs on NVIDIA, 4096 on gfx908) (every N / 2 % 4, i.e. whether x2 = input + N / 2 is 16-byte
+// aligned), and the largest N, max_n - 2, whose x2 is not.
 void describe_gated_halves(Problem &p, long long max_n);
 
 // A fill drawing each x1 from `x1` and each x2 from `x2`.

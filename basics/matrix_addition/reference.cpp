@@ -37,7 +37,8 @@ const Problem &matrix_addition_problem() {
     p.tolerance = {1e-5, 1e-5};
     set_reference(p, matrix_addition_reference);
     p.fill = fill_with(p, {uniform(-1000, 1000), uniform(-1000, 1000)});
-    // N*N leaves every remainder mod 4 (the vector tail) and crosses the block tiles (1024 elements on NVIDIA, 32 x 32; 4096 on gfx908, 64 x 64) and their multiples.
+    // N*N leaves every remainder mod 4 (the vector tail) and crosses the block tiles (1024 elements
+    // on NVIDIA, 32 x 32; 4096 on gfx908, 64 x 64) and their multiples.
     add_tests(p, {{1},
                   {2},
                   {3},

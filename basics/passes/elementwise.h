@@ -49,15 +49,19 @@ inline unsigned blocks_for(std::size_t items, std::size_t items_per_thread,
   return static_cast<unsigned>(items == 0 ? 1 : (items + per_block - 1) / per_block);
 }
 
+// The running device's multiprocessor count, asked once per process (a solve runs on one device).
+inline std::size_t multiprocessors() {
+  static const std::size_t count = static_cast<std::size_t>(kit::gpu::device_multiprocessors());
+  return count;
+}
+
 // Runs `launch(vectors_per_thread, blocks)` with the vector path's shape for n elements:
 // kVectorsPerThread 16-byte vectors per thread, or one when that would leave some multiprocessor
 // of the running device without a block. `vectors_per_thread` is a std::integral_constant, so
 // the launch can name its kernel's instantiation; blocks cover n / 4 vectors (at least 1, so
-// block 0 also takes the n % 4 tail). The multiprocessor count is asked once per process.
+// block 0 also takes the n % 4 tail).
 template <class Launch> void with_vector_shape(std::size_t n, Launch launch) {
-  static const std::size_t multiprocessors =
-      static_cast<std::size_t>(kit::gpu::device_multiprocessors());
-  if (blocks_for(n / 4, kVectorsPerThread) < multiprocessors)
+  if (blocks_for(n / 4, kVectorsPerThread) < multiprocessors())
     launch(std::integral_constant<int, 1>(), blocks_for(n / 4, 1));
   else
     launch(std::integral_constant<int, kVectorsPerThread>(), blocks_for(n / 4, kVectorsPerThread));

@@ -2,10 +2,10 @@
 //
 // Memory-bound: 8 bytes per element; an accurate expf and a division per element are far below
 // what the multiprocessors issue in the time the bytes take. The pass is the shared element-wise
-// one (../passes/elementwise.h: one 16-byte vector per thread on NVIDIA, four on gfx908, the last N
-// % 4 elements done by the first threads of block 0, a scalar kernel for pointers that are not
-// 16-byte aligned); the operation is torch's, from ../passes/activations.h (saturating to 0 and 1
-// without a NaN for any magnitude, infinities included).
+// one (../passes/elementwise.h: one 16-byte vector per thread on NVIDIA, four on gfx908, the
+// last N % 4 elements done by the first threads of block 0, a scalar kernel for pointers that are
+// not 16-byte aligned); the operation is torch's, from ../passes/activations.h (saturating to 0 and
+// 1 without a NaN for any magnitude, infinities included).
 #include "../passes/activations.h"
 #include "../passes/elementwise.h"
 #include "gpu/gpu.h"

