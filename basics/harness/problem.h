@@ -107,7 +107,8 @@ struct JudgeCases {
 
 // What bounds the problem's speed, for the benchmark's "fraction of the limit".
 enum class Limit {
-  memory,     // bytes moved, against device-to-device copy of the same traffic
+  memory,     // bytes moved, against device-to-device copy of the same traffic (a read of as
+              // many bytes is reported beside it)
   fp32_fma,   // FP32 fused multiply-adds, against the measured FMA issue rate
   fnv_rounds, // FNV-1a rounds on 32-bit words, against the measured rate of that arithmetic
 };
