@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
 namespace kit::basics {
 
@@ -58,9 +59,14 @@ __global__ void __launch_bounds__(kThreads) fnv_chains(unsigned *sink, unsigned 
     sink[0] = all;
 }
 
-template <int kVectors>
+// The streaming kernel behind the copy and read limits: block b's threads take kVectors 16-byte
+// vectors each, kThreads apart, all loaded before any is used. kStore: stored to dst (a copy).
+// Otherwise nothing is written: the loads are folded into one word, stored to `sink` only if it
+// equals a constant that the benchmark's buffers (every byte 1) never produce.
+template <int kVectors, bool kStore>
 __global__ void __launch_bounds__(kThreads)
-    copy_vectors(const uint4 *__restrict__ src, uint4 *__restrict__ dst, std::size_t vectors) {
+    stream_vectors(const uint4 *__restrict__ src, uint4 *__restrict__ dst, std::size_t vectors,
+                   unsigned *sink) {
   const std::size_t first =
       static_cast<std::size_t>(blockIdx.x) * kThreads * kVectors + threadIdx.x;
   uint4 v[kVectors];
@@ -68,43 +74,57 @@ __global__ void __launch_bounds__(kThreads)
   for (int k = 0; k < kVectors; ++k)
     if (first + k * kThreads < vectors)
       v[k] = src[first + k * kThreads];
+  if constexpr (kStore) {
 #pragma unroll
-  for (int k = 0; k < kVectors; ++k)
-    if (first + k * kThreads < vectors)
-      dst[first + k * kThreads] = v[k];
-}
-
-// The copy kernel without its stores: the loads are folded into one word, stored only if it
-// equals a constant that the benchmark's buffers (every byte 1) never produce.
-template <int kVectors>
-__global__ void __launch_bounds__(kThreads)
-    read_vectors(const uint4 *__restrict__ src, std::size_t vectors, unsigned *sink) {
-  const std::size_t first =
-      static_cast<std::size_t>(blockIdx.x) * kThreads * kVectors + threadIdx.x;
-  uint4 v[kVectors];
+    for (int k = 0; k < kVectors; ++k)
+      if (first + k * kThreads < vectors)
+        dst[first + k * kThreads] = v[k];
+  } else {
+    unsigned folded = 0;
 #pragma unroll
-  for (int k = 0; k < kVectors; ++k)
-    v[k] = first + k * kThreads < vectors ? src[first + k * kThreads] : make_uint4(0, 0, 0, 0);
-  unsigned folded = 0;
-#pragma unroll
-  for (int k = 0; k < kVectors; ++k)
-    folded ^= v[k].x ^ v[k].y ^ v[k].z ^ v[k].w;
-  if (folded == 0x9E3779B9u)
-    sink[0] = folded;
-}
-
-template <int kVectors> void launch_copy(const void *src, void *dst, std::size_t vectors) {
-  const std::size_t per_block = static_cast<std::size_t>(kThreads) * kVectors;
-  copy_vectors<kVectors>
-      <<<static_cast<unsigned>((vectors + per_block - 1) / per_block), kThreads>>>(
-          static_cast<const uint4 *>(src), static_cast<uint4 *>(dst), vectors);
-  GPU_CHECK_LAUNCH("copy_vectors");
+    for (int k = 0; k < kVectors; ++k)
+      if (first + k * kThreads < vectors)
+        folded ^= v[k].x ^ v[k].y ^ v[k].z ^ v[k].w;
+    if (folded == 0x9E3779B9u)
+      sink[0] = folded;
+  }
 }
 
 // One element of device memory that the measuring kernels may write, kept for the process.
 template <class T> T *scratch_sink() {
   static const kit::gpu::DeviceArray<T> sink(1);
   return sink.get();
+}
+
+// Streams bytes / 16 vectors from src (to dst when kStore) with `vectors_per_thread` (1, 2 or 4)
+// per thread; `caller` names the public function in the error for any other count.
+template <bool kStore>
+void launch_stream(const void *src, void *dst, std::size_t bytes, int vectors_per_thread,
+                   const char *caller) {
+  const std::size_t vectors = bytes / 16;
+  const auto launch = [&](auto per_thread) {
+    constexpr int kVectors = decltype(per_thread)::value;
+    const std::size_t per_block = static_cast<std::size_t>(kThreads) * kVectors;
+    stream_vectors<kVectors, kStore>
+        <<<static_cast<unsigned>((vectors + per_block - 1) / per_block), kThreads>>>(
+            static_cast<const uint4 *>(src), static_cast<uint4 *>(dst), vectors,
+            scratch_sink<unsigned>());
+  };
+  switch (vectors_per_thread) {
+  case 1:
+    launch(std::integral_constant<int, 1>());
+    break;
+  case 2:
+    launch(std::integral_constant<int, 2>());
+    break;
+  case 4:
+    launch(std::integral_constant<int, 4>());
+    break;
+  default:
+    std::fprintf(stderr, "%s: %d vectors per thread (1, 2 or 4)\n", caller, vectors_per_thread);
+    std::exit(2);
+  }
+  GPU_CHECK_LAUNCH("stream_vectors");
 }
 
 } // namespace
@@ -138,43 +158,11 @@ double measure_fnv_round_rate(Timer &timer) {
 }
 
 void copy_with_kernel(const void *src, void *dst, std::size_t bytes, int vectors_per_thread) {
-  const std::size_t vectors = bytes / 16;
-  switch (vectors_per_thread) {
-  case 1:
-    return launch_copy<1>(src, dst, vectors);
-  case 2:
-    return launch_copy<2>(src, dst, vectors);
-  case 4:
-    return launch_copy<4>(src, dst, vectors);
-  default:
-    std::fprintf(stderr, "copy_with_kernel: %d vectors per thread (1, 2 or 4)\n",
-                 vectors_per_thread);
-    std::exit(2);
-  }
+  launch_stream<true>(src, dst, bytes, vectors_per_thread, "copy_with_kernel");
 }
 
 void read_with_kernel(const void *src, std::size_t bytes, int vectors_per_thread) {
-  const std::size_t vectors = bytes / 16;
-  const std::size_t per_block = static_cast<std::size_t>(kThreads) * vectors_per_thread;
-  const unsigned blocks = static_cast<unsigned>((vectors + per_block - 1) / per_block);
-  const auto *words = static_cast<const uint4 *>(src);
-  unsigned *sink = scratch_sink<unsigned>();
-  switch (vectors_per_thread) {
-  case 1:
-    read_vectors<1><<<blocks, kThreads>>>(words, vectors, sink);
-    break;
-  case 2:
-    read_vectors<2><<<blocks, kThreads>>>(words, vectors, sink);
-    break;
-  case 4:
-    read_vectors<4><<<blocks, kThreads>>>(words, vectors, sink);
-    break;
-  default:
-    std::fprintf(stderr, "read_with_kernel: %d vectors per thread (1, 2 or 4)\n",
-                 vectors_per_thread);
-    std::exit(2);
-  }
-  GPU_CHECK_LAUNCH("read_vectors");
+  launch_stream<false>(src, nullptr, bytes, vectors_per_thread, "read_with_kernel");
 }
 
 } // namespace kit::basics

@@ -11,6 +11,7 @@
 #include "gpu/resources.h"
 
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -32,28 +33,39 @@ const char *limit_name(Limit limit) {
   return "?";
 }
 
+// Times run(vectors_per_thread) at 4, 2 and 1 16-byte vectors per thread and prints each on the
+// current line as "<kernel> (V per thread) T ms", the first after `lead`, the others after ", ".
+// Returns the fastest of them and `best`.
+template <class Run>
+Timing fastest_shape(Timer &timer, int runs, const char *lead, const char *kernel, Timing best,
+                     Run run) {
+  for (const int vectors_per_thread : {4, 2, 1}) {
+    const Timing t = timer.measure([&] { run(vectors_per_thread); }, kWarmup, runs);
+    std::printf("%s%s (%d per thread) %.4f ms", vectors_per_thread == 4 ? lead : ", ", kernel,
+                vectors_per_thread, t.median_ms);
+    if (t.median_ms < best.median_ms)
+      best = t;
+  }
+  std::printf("\n");
+  return best;
+}
+
 // The fastest of cudaMemcpyAsync (device to device) and a streaming copy kernel at 4, 2 and 1
 // vectors per thread, moving the same number of bytes as the problem (half read, half written).
 Timing time_equal_copy(Timer &timer, double bytes, int runs) {
   const std::size_t each_way = (static_cast<std::size_t>(bytes / 2) + 15) / 16 * 16;
   const kit::gpu::DeviceArray<unsigned char> src(each_way), dst(each_way);
   GPU_CHECK(cudaMemset(src.get(), 1, each_way));
-  Timing best = timer.measure(
+  const Timing memcpy_timing = timer.measure(
       [&] {
         GPU_CHECK(cudaMemcpyAsync(dst.get(), src.get(), each_way, cudaMemcpyDeviceToDevice, 0));
       },
       kWarmup, runs);
-  std::printf("copy of %.1f MB each way: cudaMemcpyAsync %.4f ms", each_way / 1e6, best.median_ms);
-  for (const int vectors_per_thread : {4, 2, 1}) {
-    const Timing t =
-        timer.measure([&] { copy_with_kernel(src.get(), dst.get(), each_way, vectors_per_thread); },
-                      kWarmup, runs);
-    std::printf(", copy kernel (%d per thread) %.4f ms", vectors_per_thread, t.median_ms);
-    if (t.median_ms < best.median_ms)
-      best = t;
-  }
-  std::printf("\n");
-  return best;
+  std::printf("copy of %.1f MB each way: cudaMemcpyAsync %.4f ms", each_way / 1e6,
+              memcpy_timing.median_ms);
+  return fastest_shape(timer, runs, ", ", "copy kernel", memcpy_timing, [&](int vectors) {
+    copy_with_kernel(src.get(), dst.get(), each_way, vectors);
+  });
 }
 
 // The fastest of the read kernel at 4, 2 and 1 vectors per thread over the problem's byte count,
@@ -64,18 +76,11 @@ Timing time_equal_read(Timer &timer, double bytes, int runs) {
   const std::size_t total = (static_cast<std::size_t>(bytes) + 15) / 16 * 16;
   const kit::gpu::DeviceArray<unsigned char> src(total);
   GPU_CHECK(cudaMemset(src.get(), 1, total));
-  Timing best;
   std::printf("read of %.1f MB, nothing written:", total / 1e6);
-  for (const int vectors_per_thread : {4, 2, 1}) {
-    const Timing t = timer.measure([&] { read_with_kernel(src.get(), total, vectors_per_thread); },
-                                   kWarmup, runs);
-    std::printf("%s read kernel (%d per thread) %.4f ms", vectors_per_thread == 4 ? "" : ",",
-                vectors_per_thread, t.median_ms);
-    if (vectors_per_thread == 4 || t.median_ms < best.median_ms)
-      best = t;
-  }
-  std::printf("\n");
-  return best;
+  Timing none;
+  none.median_ms = std::numeric_limits<double>::infinity();
+  return fastest_shape(timer, runs, " ", "read kernel", none,
+                       [&](int vectors) { read_with_kernel(src.get(), total, vectors); });
 }
 
 struct BaselineResult {
