@@ -34,7 +34,8 @@ __global__ void __launch_bounds__(kThreads)
 
 // Enqueues on the default stream a full-occupancy pass that reads `bytes` (a multiple of 16, a
 // 16-byte aligned pointer) and discards them; `sink` is a device word the pass never writes in
-// practice. Also a measurement in its own right: the time to stream bytes in with no writes.
+// practice. The eviction's pass only: the basics bench's read limit has its own kernel in the
+// copy limit's shapes (basics/bench/limits.cu), so the two limits compare like with like.
 inline void read_device_bytes(const void *buffer, std::size_t bytes, unsigned *sink) {
   constexpr int kThreads = 256;
   static const int blocks =
