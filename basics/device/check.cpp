@@ -24,14 +24,18 @@ std::string CheckedRun::describe() const {
   return text;
 }
 
-CheckedRun run_checked(const Problem &problem, DeviceCase &device, const Solver &solver,
-                       const Expected &expected, unsigned char output_fill) {
+Case run_solver(DeviceCase &device, const Solver &solver, unsigned char output_fill) {
   device.upload_inputs();
   device.fill_outputs(output_fill);
   solver.invoke(device.slots());
   GPU_CHECK(cudaGetLastError());
   GPU_CHECK(cudaDeviceSynchronize());
-  Case got = device.download();
+  return device.download();
+}
+
+CheckedRun run_checked(const Problem &problem, DeviceCase &device, const Solver &solver,
+                       const Expected &expected, unsigned char output_fill) {
+  Case got = run_solver(device, solver, output_fill);
   CheckedRun run;
   if (expected.sampled) {
     run.comparison = compare_sampled(problem, got, expected.sample);

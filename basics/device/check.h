@@ -25,6 +25,10 @@ struct CheckedRun {
   std::string describe() const;
 };
 
+// One call of `solver` on the device case: inputs uploaded fresh, outputs pre-filled with
+// `output_fill`, the call, and its outputs downloaded.
+Case run_solver(DeviceCase &device, const Solver &solver, unsigned char output_fill);
+
 CheckedRun run_checked(const Problem &problem, DeviceCase &device, const Solver &solver,
                        const Expected &expected, unsigned char output_fill);
 

@@ -13,6 +13,10 @@ struct SolveEntry {
   const char *problem;
   Solver solve;
   std::vector<Solver> extra_baselines; // e.g. cuBLAS for matrix_multiplication
+  // What the judge compares with, where the kit can compute it on the device: the judge's
+  // reference is torch's operation in FP32, not an exact result, so an answer closer to the exact
+  // one than torch's can still fail it. cuBLAS SGEMM for matrix_multiplication; empty elsewhere.
+  Solver judge_reference;
 };
 
 // `<name> CASE.in` prints the outputs in the case format; `<name> --bench [--runs R] [--seed S]`
@@ -20,7 +24,8 @@ struct SolveEntry {
 int program_main(int argc, char **argv, const SolveEntry &entry);
 
 // The GPU test: the kit's test cases and the judge's cases (example, functional, performance)
-// against the CPU reference; prints `JUDGE|<problem>|<passed>/<total>` last.
+// against the CPU reference, the judge's cases also against entry.judge_reference when it has one;
+// prints `JUDGE|<problem>|<passed>/<total>` last.
 int gpu_test_main(int argc, char **argv, const SolveEntry &entry);
 
 } // namespace kit::basics

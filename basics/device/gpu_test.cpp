@@ -4,7 +4,9 @@
 // poisoned with NaN / -1 first, then filled with plausible garbage, so a solve that accumulates
 // into its output without clearing it fails), guard bands and const inputs checked, and the kit's
 // small cases repeated at a misaligned address (the judge's own cases run at cudaMalloc's
-// alignment, as the judge's tensors are). The last line, `JUDGE|<problem>|<passed>/<total>`,
+// alignment, as the judge's tensors are). Where the kit can compute the judge's own reference on
+// the device (SolveEntry::judge_reference), the judge's cases are also compared with it, which is
+// the comparison the judge makes. The last line, `JUDGE|<problem>|<passed>/<total>`,
 // counts the judge's cases (the device script's judge summary reads it).
 #include "bench/options.h"
 #include "check.h"
@@ -17,6 +19,7 @@
 #include <cstdio>
 #include <random>
 #include <stdexcept>
+#include <string>
 
 namespace kit::basics {
 
@@ -34,9 +37,17 @@ std::size_t case_bytes(const Problem &problem, const Case &c) {
   return bytes;
 }
 
-// Returns the number of failed cases (0 or 1).
+// The outputs of `solver` on the case's inputs (outputs poisoned first).
+Case outputs_of(const Problem &problem, const Case &c, const Solver &solver) {
+  DeviceCase device(problem, c, 0);
+  return run_solver(device, solver, kPoison);
+}
+
+// Returns the number of failed cases (0 or 1). With `judge_reference`, solve's outputs must also
+// be within the judge's tolerance of that reference's outputs on the same inputs, as the judge
+// compares them (problem.tolerance is the challenge's atol and rtol: a host test checks it).
 int run_case(const Problem &problem, const SolveEntry &entry, const Recipe &recipe,
-             std::uint64_t seed, bool also_misaligned) {
+             std::uint64_t seed, bool also_misaligned, const Solver *judge_reference) {
   const auto start = std::chrono::steady_clock::now();
   Case c = problem.make_case(recipe.scalars);
   const std::string invalid = problem.validate(c);
@@ -68,11 +79,27 @@ int run_case(const Problem &problem, const SolveEntry &entry, const Recipe &reci
       }
     }
   }
+  std::string against_judge_note;
+  if (judge_reference) {
+    const Comparison against_judge = compare_outputs(problem, outputs_of(problem, c, entry.solve),
+                                                     outputs_of(problem, c, *judge_reference));
+    if (!against_judge.ok) {
+      std::printf("FAIL %s %s: against %s, as the judge compares: %s\n", problem.name.c_str(),
+                  recipe.label.c_str(), judge_reference->name.c_str(),
+                  describe(against_judge).c_str());
+      return 1;
+    }
+    char note[160];
+    std::snprintf(note, sizeof note, " [against %s: max |difference| %.3g]",
+                  judge_reference->name.c_str(), against_judge.max_error);
+    against_judge_note = note;
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("PASS %s %s%s%s (%.2f s)\n", problem.name.c_str(), recipe.label.c_str(),
+  std::printf("PASS %s %s%s%s%s (%.2f s)\n", problem.name.c_str(), recipe.label.c_str(),
               expected.sampled ? " [sampled reference]" : "",
-              also_misaligned ? " [aligned + misaligned]" : "", seconds);
+              also_misaligned ? " [aligned + misaligned]" : "", against_judge_note.c_str(),
+              seconds);
   return 0;
 }
 
@@ -93,19 +120,26 @@ int gpu_test_main(int argc, char **argv, const SolveEntry &entry) {
   }
   std::printf("%s: seed %llu (repeat with --seed %llu)\n", test_name.c_str(),
               static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
+  const Solver *judge_reference =
+      entry.judge_reference.name.empty() ? nullptr : &entry.judge_reference;
   try {
     check_signature(*problem, entry.solve.shape, "solve");
     check_signature(*problem, problem->reference_shape, "the CPU reference");
+    if (judge_reference)
+      check_signature(*problem, judge_reference->shape, judge_reference->name.c_str());
   } catch (const std::logic_error &e) {
     std::printf("FAIL %s\n", e.what());
     return 1;
   }
   int kit_failures = 0, judge_failures = 0;
   for (const Recipe &recipe : problem->tests)
-    kit_failures += run_case(*problem, entry, recipe, seed, true);
+    kit_failures += run_case(*problem, entry, recipe, seed, true, nullptr);
+  if (judge_reference)
+    std::printf("%s: the judge's cases are also compared with %s, the judge's own reference\n",
+                test_name.c_str(), judge_reference->name.c_str());
   const std::vector<const Recipe *> judge_cases = problem->judge.all();
   for (const Recipe *recipe : judge_cases)
-    judge_failures += run_case(*problem, entry, *recipe, seed, false);
+    judge_failures += run_case(*problem, entry, *recipe, seed, false, judge_reference);
   const int cases = static_cast<int>(problem->tests.size() + judge_cases.size());
   const int judge_total = static_cast<int>(judge_cases.size());
   std::printf("%s: %d cases, %d failed\n", test_name.c_str(), cases, kit_failures + judge_failures);
