@@ -10,7 +10,8 @@
 # nvidia-smi does), GPU_ARCH (default: the visible GPU), BUILD_DIR (default
 # build/device-<backend>), JOBS (default nproc), TESTS=0 or BENCH=0 to skip a phase,
 # BENCH_ARGS_<suite> (extra arguments for that suite's benchmark, e.g. BENCH_ARGS_softmax="--variants"),
-# BASICS (basics problems to bench, default all built), KIT_COMMIT (the commit to record when the
+# BASICS (basics problems to bench, default all built; with torch importable, the basics tests
+# also run basics/bench/torch_judge.py), KIT_COMMIT (the commit to record when the
 # tree is a copy without its own git history). Exit status: 0 when every test and
 # benchmark that ran succeeded.
 set -uo pipefail
@@ -124,6 +125,14 @@ for s in "${suites[@]}"; do
     ;;
   basics)
     [ "${TESTS:-1}" = 0 ] || ctest_summary basics '^basics_'
+    # The judge's own procedure where answers are long FP32 sums: the exported files called
+    # through ctypes on torch tensors, compared with torch's results (needs torch on CUDA).
+    if [ "${TESTS:-1}" != 0 ] && [ "$backend" = CUDA ] &&
+      python3 -c 'import torch' 2>/dev/null; then
+      python3 cmake/export_submission.py --manifest "$build/kit_programs.json" \
+        --out "$build/export" >"$logs/export.log" 2>&1 || { cat "$logs/export.log"; status=1; }
+      run torch_judge 900 python3 basics/bench/torch_judge.py "$build/export"
+    fi
     if [ "${BENCH:-1}" != 0 ]; then
       problems=${BASICS:-$(ls "$build/bin/basics" 2>/dev/null)}
       for p in $problems; do

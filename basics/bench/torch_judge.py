@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""The LeetGPU judge's own procedure, for the problems whose answers are long FP32 sums.
+
+The judge compiles the submitted file, calls its `solve` through ctypes on torch tensors and
+compares every output element with torch's result for the same inputs:
+|out - ref| <= atol + rtol * |ref|. Where an output is a sum of thousands of products, that
+tolerance is below FP32 rounding near zero, so torch's order of summation is part of what must be
+matched (basics/matrix_multiplication/README.md). This runs the kit's exported files that way:
+each `leetgpu/<name>.cu` is built as a shared library with nvcc, every random case of the
+challenge (its functional cases and its performance case, at their sizes and distributions) is
+run with several seeds, outputs filled with NaN first, and each case prints how many elements are
+outside the tolerance and the largest difference from torch's result (0: bit for bit torch's).
+The torch expressions are ours, written from the problems' statements.
+
+    python3 basics/bench/torch_judge.py EXPORT_DIR [problem ...]
+
+EXPORT_DIR is an export's folder (cmake/export_submission.py --out), holding leetgpu/<name>.cu.
+Needs torch with a GPU and nvcc. Exit status 0 when no element of any case is outside the
+tolerance.
+"""
+import ctypes
+import os
+import subprocess
+import sys
+import tempfile
+
+import torch
+
+SEEDS = (1, 2, 3)
+FLOAT_P = ctypes.POINTER(ctypes.c_float)
+
+
+def uniform(shape, lo, hi):
+    return torch.empty(shape, device="cuda", dtype=torch.float32).uniform_(lo, hi)
+
+
+def matrix_multiplication():
+    """C = A B with A M x N, B N x K; the challenge's random cases: (M, N, K, bound)."""
+    cases = [(4, 4, 4, 10), (8, 6, 10, 10), (16, 12, 20, 10), (32, 8, 16, 10), (8, 16, 32, 10),
+             (1, 1, 1, 1), (1, 5, 3, 1), (5, 3, 1, 1), (8192, 6144, 4096, 1),
+             (8192, 6144, 4096, 10)]
+    for m, n, k, bound in cases:
+        a, b = uniform((m, n), -bound, bound), uniform((n, k), -bound, bound)
+
+        def run(solve, out, a=a, b=b, m=m, n=n, k=k):
+            solve(ctypes.cast(a.data_ptr(), FLOAT_P), ctypes.cast(b.data_ptr(), FLOAT_P),
+                  ctypes.cast(out.data_ptr(), FLOAT_P), m, n, k)
+
+        yield f"M={m},N={n},K={k}, U(-{bound}, {bound})", (m, k), run, torch.matmul(a, b)
+
+
+def convolution_1d():
+    """Valid cross-correlation; the challenge's random cases: (input_size, kernel_size, input
+    bound, kernel bound)."""
+    cases = [(10, 3, 10, 1), (100, 7, 10, 1), (1000, 15, 10, 1), (50, 20, 10, 1),
+             (200, 2, 10, 1), (1, 1, 1, 0.1), (10, 10, 1, 0.1), (10000, 3, 1, 0.1),
+             (1500000, 2047, 1, 1)]
+    for size, taps, x_bound, k_bound in cases:
+        x, w = uniform((size,), -x_bound, x_bound), uniform((taps,), -k_bound, k_bound)
+
+        def run(solve, out, x=x, w=w, size=size, taps=taps):
+            solve(ctypes.cast(x.data_ptr(), FLOAT_P), ctypes.cast(w.data_ptr(), FLOAT_P),
+                  ctypes.cast(out.data_ptr(), FLOAT_P), size, taps)
+
+        reference = torch.einsum("ij,j->i", x.unfold(0, taps, 1), w)
+        yield f"input_size={size},kernel_size={taps}", (size - taps + 1,), run, reference
+
+
+PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
+    "matrix_multiplication": (matrix_multiplication, 1e-4, 1e-4),
+    "convolution_1d": (convolution_1d, 1e-4, 1e-4),
+}
+
+
+def build(export_dir, name, work):
+    major, minor = torch.cuda.get_device_capability(0)
+    library = os.path.join(work, f"lib{name}.so")
+    subprocess.run(["nvcc", "-O3", "-shared", "-Xcompiler", "-fPIC",
+                    f"-arch=sm_{major}{minor}", "-o", library,
+                    os.path.join(export_dir, "leetgpu", f"{name}.cu")], check=True)
+    solve = ctypes.CDLL(library).solve
+    solve.restype = None
+    return solve
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    export_dir = sys.argv[1]
+    names = sys.argv[2:] or list(PROBLEMS)
+    unknown = [n for n in names if n not in PROBLEMS]
+    if unknown:
+        sys.exit(f"torch_judge.py: no judge cases for {', '.join(unknown)}")
+    print(f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
+          f"TF32 matmul {torch.backends.cuda.matmul.allow_tf32}, "
+          f"TF32 cuDNN {torch.backends.cudnn.allow_tf32}")
+    print("| problem | case | seeds | elements | outside the tolerance | max |difference| |")
+    print("|---|---|---|---|---|---|")
+    failing = 0
+    with tempfile.TemporaryDirectory() as work:
+        for name in names:
+            cases, atol, rtol = PROBLEMS[name]
+            solve = build(export_dir, name, work)
+            rows = {}
+            for seed in SEEDS:
+                torch.manual_seed(seed)
+                for label, shape, run, reference in cases():
+                    out = torch.full(shape, float("nan"), device="cuda")
+                    run(solve, out)
+                    torch.cuda.synchronize()
+                    difference = (out - reference).abs()
+                    outside = int((~(difference <= atol + rtol * reference.abs())).sum())
+                    worst = float(difference.max())
+                    count, bad, most = rows.get(label, (0, 0, 0.0))
+                    rows[label] = (count + out.numel(), bad + outside, max(most, worst))
+            for label, (count, bad, most) in rows.items():
+                failing += bad
+                print(f"| {name} | {label} | {len(SEEDS)} | {count} | {bad} | {most:.3g} |",
+                      flush=True)
+    return 0 if failing == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
