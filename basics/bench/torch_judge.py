@@ -18,6 +18,7 @@ EXPORT_DIR is an export's folder (cmake/export_submission.py --out), holding lee
 Needs torch with a GPU and nvcc. Exit status 0 when no element of any case is outside the
 tolerance.
 """
+import argparse
 import ctypes
 import os
 import subprocess
@@ -84,13 +85,17 @@ def build(export_dir, name, work):
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    export_dir = sys.argv[1]
-    names = sys.argv[2:] or list(PROBLEMS)
-    unknown = [n for n in names if n not in PROBLEMS]
+    parser = argparse.ArgumentParser(
+        description="Runs the kit's exported LeetGPU files as the judge does, against torch.",
+        epilog=f"problems: {', '.join(PROBLEMS)}")
+    parser.add_argument("export_dir", help="an export's folder, holding leetgpu/<name>.cu")
+    parser.add_argument("problems", nargs="*", metavar="problem", default=[],
+                        help="the problems to run (default: all)")
+    args = parser.parse_args()
+    unknown = [n for n in args.problems if n not in PROBLEMS]
     if unknown:
-        sys.exit(f"torch_judge.py: no judge cases for {', '.join(unknown)}")
+        parser.error(f"no judge cases for {', '.join(unknown)}")
+    export_dir, names = args.export_dir, args.problems or list(PROBLEMS)
     print(f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
           f"TF32 matmul {torch.backends.cuda.matmul.allow_tf32}, "
           f"TF32 cuDNN {torch.backends.cudnn.allow_tf32}")
