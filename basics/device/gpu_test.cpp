@@ -81,8 +81,10 @@ int run_case(const Problem &problem, const SolveEntry &entry, const Recipe &reci
   }
   std::string against_judge_note;
   if (judge_reference) {
-    const Comparison against_judge = compare_outputs(problem, outputs_of(problem, c, entry.solve),
-                                                     outputs_of(problem, c, *judge_reference));
+    Case got = outputs_of(problem, c, entry.solve);
+    const Case judged = outputs_of(problem, c, *judge_reference);
+    accept_untouched_zeros(problem, got, judged, kPoison); // the judge zero-fills those outputs
+    const Comparison against_judge = compare_outputs(problem, got, judged);
     if (!against_judge.ok) {
       std::printf("FAIL %s %s: against %s, as the judge compares: %s\n", problem.name.c_str(),
                   recipe.label.c_str(), judge_reference->name.c_str(),
