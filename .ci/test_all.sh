@@ -6,7 +6,7 @@
 #      the HIP backend (gfx908) and runs their `gpu` tests, which SKIP on a machine without a GPU
 #      (compile and link only) and run for real on one;
 #      checks that no kernel (contest or LeetGPU) spills registers on gfx908
-#      (<problem>/hip_resource_usage.sh, basics/hip_resource_usage.sh);
+#      (<problem>/tests/hip_resource_usage.sh, basics/tests/hip_resource_usage.sh);
 #   4. runs the SLURM end-to-end test of self_test_and_submit.sbatch and builds the exported
 #      submission folders with their own Makefiles.
 # It ends with one line per stage: PASS or FAIL, its time, and what it counted (CTest's passed,
@@ -130,8 +130,8 @@ hip_backend() {
     cmake --build build/ci-hip && { build/ci-hip/bin/gpu_info || true; } &&
     ctest --test-dir build/ci-hip -L gpu --output-on-failure &&
     # No kernel may spill registers on MI100 (each script prints its table).
-    bash prefix_sum/hip_resource_usage.sh && bash softmax/hip_resource_usage.sh &&
-    bash apsp/hip_resource_usage.sh && bash basics/hip_resource_usage.sh
+    bash prefix_sum/tests/hip_resource_usage.sh && bash softmax/tests/hip_resource_usage.sh &&
+    bash apsp/tests/hip_resource_usage.sh && bash basics/tests/hip_resource_usage.sh
 }
 
 stage "Debian packages" install_packages

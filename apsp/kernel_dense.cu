@@ -5,17 +5,24 @@
 // by the stream; the scatter's atomicMin and error counter only combine, never wait.
 #include "kernel_dense.h"
 
-#include "floyd_warshall_tiles.h"
 #include "kernel_rows.h"
+#include "primitives/floyd_warshall_tiles.h"
 #include "tuning.h"
 
+#include "gpu/check.h"
+#include "gpu/device.h"
 #include "gpu/resources.h"
+#include "gpu/tuning_dispatch.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
 namespace apsp {
+
+using kit::min_plus::floyd_warshall_tiles;
+using kit::min_plus::floyd_warshall_tiles_fit_device;
+using kit::min_plus::TileShape;
 
 namespace {
 
@@ -61,6 +68,17 @@ int dense_tile() {
 bool dense_fits_device() {
   return kit::gpu::with_tuning<ApspTuning>([](auto tuning) {
     return floyd_warshall_tiles_fit_device<int, decltype(tuning)::kDenseRegisterBlock>();
+  });
+}
+
+void preload_dense_code() {
+  kit::gpu::load_kernel_code(fill_matrix_kernel);
+  kit::gpu::load_kernel_code(scatter_edges_kernel);
+  kit::gpu::with_tuning<ApspTuning>([](auto tuning) {
+    using Tuning = decltype(tuning);
+    if (floyd_warshall_tiles_fit_device<int, Tuning::kDenseRegisterBlock>())
+      kit::min_plus::prepare_floyd_warshall_tiles<int, Tuning::kDenseRegisterBlock,
+                                                  Tuning::kDenseForm>();
   });
 }
 

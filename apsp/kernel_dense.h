@@ -6,7 +6,7 @@
 
 #include "graph.h"
 
-#include "gpu/gpu.h"
+#include "gpu/vendor.h"
 
 #include <cstddef>
 
@@ -17,6 +17,9 @@ int dense_tile();
 
 // Whether the running device gives a block the shared memory the dense path's tiles need.
 bool dense_fits_device();
+
+// Loads the dense path's kernel code (GPU warm-up).
+void preload_dense_code();
 
 // Matrix side for `vertices`, padded to a multiple of the tile.
 int dense_padded_size(int vertices, int tile);

@@ -5,7 +5,9 @@
 #include "kernel_sparse.h"
 #include "tuning.h"
 
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/tuning_dispatch.h"
+#include "gpu/vendor.h"
 
 #include <algorithm>
 #include <cstdio>

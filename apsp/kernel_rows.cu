@@ -1,5 +1,7 @@
 #include "kernel_rows.h"
 
+#include "gpu/check.h"
+#include "gpu/tuning_dispatch.h"
 #include "tuning.h"
 
 #include <algorithm>

@@ -5,8 +5,8 @@
 
 #include "graph.h"
 
-#include "gpu/gpu.h"
 #include "gpu/resources.h"
+#include "gpu/vendor.h"
 
 #include <cstddef>
 

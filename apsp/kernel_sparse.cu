@@ -11,6 +11,10 @@
 // distances are the output row itself and the marks a per-block global array.
 #include "kernel_sparse.h"
 
+#include "gpu/check.h"
+#include "gpu/device.h"
+#include "gpu/launch.h"
+#include "gpu/tuning_dispatch.h"
 #include "kernel_rows.h"
 #include "tuning.h"
 
@@ -290,6 +294,13 @@ void solve_sparse(const Graph &graph, const RowBlockSink &sink) {
     streamer.deliver(slab[batch % 2].get(), vertices, first, std::min(batch_rows, vertices - first),
                      computed[batch % 2].get(), sink);
   }
+}
+
+void preload_sparse_code() {
+  kit::gpu::with_tuning<ApspTuning>([](auto tuning) {
+    kit::gpu::load_kernel_code(sssp_kernel<true>(tuning));
+    kit::gpu::load_kernel_code(sssp_kernel<false>(tuning));
+  });
 }
 
 } // namespace apsp

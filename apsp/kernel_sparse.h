@@ -4,8 +4,9 @@
 
 #include "graph.h"
 
-#include "gpu/gpu.h"
+#include "gpu/launch.h"
 #include "gpu/resources.h"
+#include "gpu/vendor.h"
 
 #include <cstddef>
 
@@ -52,5 +53,8 @@ private:
 // The whole sparse path: rows are computed in batches and streamed to the sink while the next
 // batch is being computed.
 void solve_sparse(const Graph &graph, const RowBlockSink &sink);
+
+// Loads the sparse path's kernel code (GPU warm-up).
+void preload_sparse_code();
 
 } // namespace apsp

@@ -1,14 +1,14 @@
 // apsp: `./apsp <input_file>` prints the V x V shortest-path distance matrix of a directed graph,
 // one line per source vertex, 1073741823 for unreachable pairs.
-#include "program/contest_program.h"
-#include "program/gpu_warmup.h"
 #include "graph_input.h"
-#include "program/phase_timer.h"
-#include "reference.h"
-#include "program/small_input.h"
-#include "solve.h"
 #include "io/text_format.h"
 #include "io/text_writer.h"
+#include "program/contest_program.h"
+#include "program/gpu_warmup.h"
+#include "program/phase_timer.h"
+#include "program/small_input.h"
+#include "reference.h"
+#include "solve.h"
 
 #include <unistd.h>
 
@@ -25,7 +25,7 @@ int main(int argc, char **argv) {
     timer.path(on_cpu || !kit::io::built_for_gpu() ? "cpu" : "gpu");
     kit::io::GpuWarmup warmup;
     if (!on_cpu)
-      warmup.start();
+      warmup.start(preload_gpu_code);
     timer.mark("header");
     kit::ThreadPool &pool = kit::default_pool();
     kit::io::TrailingTokens trailing;

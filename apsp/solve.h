@@ -5,3 +5,8 @@
 #include "graph.h"
 
 void apsp_solve(const Graph &graph, const RowBlockSink &sink);
+
+// Loads the GPU code that apsp_solve() launches (the runtimes load it lazily on first use); the GPU
+// warm-up thread calls it during parsing (common/program/gpu_warmup.h). Nothing on the CPU
+// backend.
+void preload_gpu_code();

@@ -3,3 +3,5 @@
 #include "solve.h"
 
 void apsp_solve(const Graph &graph, const RowBlockSink &sink) { apsp_reference(graph, sink); }
+
+void preload_gpu_code() {}

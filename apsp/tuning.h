@@ -1,6 +1,7 @@
-// apsp's tuning, one table per GPU family; kit::gpu::with_tuning<ApspTuning> hands the running
-// device's table to the solver. sm_90's numbers were measured on an H200 (README "Tuning"),
-// sm_100 repeats them, gfx908's are reasoned from the MI100's published limits.
+// apsp's tuning, one table per GPU family (the dense tiles' shape and form come from the min-plus
+// tile library's own table, primitives/min_plus_tuning.h); kit::gpu::with_tuning<ApspTuning> hands
+// the running device's table to the solver. sm_90's numbers were measured on an H200 (README
+// "Tuning"), sm_100 repeats them, gfx908's are reasoned from the MI100's published limits.
 //
 // What the device reports at run time is never written here: shared memory per block (whether
 // the dense tiles and the sparse search's shared state fit), multiprocessors (scatter grid) and
@@ -8,9 +9,10 @@
 // the running device is never launched.
 #pragma once
 
-#include "min_plus.h"
+#include "primitives/min_plus_tuning.h"
 
-#include "gpu/gpu.h"
+#include "gpu/tuning_dispatch.h"
+#include "gpu/vendor.h"
 
 #include <cstddef>
 
@@ -30,11 +32,8 @@ struct PathRule {
   double q_global;         // the state in global memory
 };
 
-template <> struct ApspTuning<kit::gpu::GpuArch::sm90> {
-  // Dense tiles of 64 (R = 1): 45.7 ms at n = 8192 against 48.9 ms for the 128 tile (R = 2).
-  static constexpr int kDenseRegisterBlock = 1;
-  // One DPX VIADDMNMX per relaxation; paired_min3 ran within 0.5 % (nvcc fuses both forms).
-  static constexpr MinPlusForm kDenseForm = MinPlusForm::AddMin;
+template <>
+struct ApspTuning<kit::gpu::GpuArch::sm90> : kit::min_plus::MinPlusTuning<kit::gpu::GpuArch::sm90> {
   // Fill and scatter kernels: 8 blocks of 256 threads fill an SM's 2048 threads (not measured:
   // the build is a few ms against the Floyd-Warshall rounds).
   static constexpr int kBuildThreads = 256;
@@ -63,13 +62,9 @@ template <> struct ApspTuning<kit::gpu::GpuArch::sm100> : ApspTuning<kit::gpu::G
 
 // MI100 (CDNA1): 120 CUs of 4 SIMDs, wavefront 64, 64 KB LDS per workgroup, 256 VGPRs per thread
 // at one wave per SIMD, 1.502 GHz, about 1.2 TB/s HBM2, no DPX. Not measured on hardware.
-template <> struct ApspTuning<kit::gpu::GpuArch::gfx908> {
-  // Not measured on hardware. The 64 tile stages 32 KB of operands, so two workgroups share a
-  // CU's 64 KB of LDS; the 128 tile would need 128 KB.
-  static constexpr int kDenseRegisterBlock = 1;
-  // Not measured on hardware. Without DPX, min(a + b, d) is v_add + v_min (2 instructions); two k
-  // steps in one v_min3_i32 cost 3 instructions for 2 relaxations (1.5 each; seen in the ISA).
-  static constexpr MinPlusForm kDenseForm = MinPlusForm::PairedMin3;
+template <>
+struct ApspTuning<kit::gpu::GpuArch::gfx908>
+    : kit::min_plus::MinPlusTuning<kit::gpu::GpuArch::gfx908> {
   // Not measured on hardware. 256 threads = 4 waves, one per SIMD; 8 blocks = 32 waves per CU,
   // below the CU's 40, to hide the latency of the scatter's atomics.
   static constexpr int kBuildThreads = 256;

@@ -54,8 +54,11 @@ function(kit_add_program name)
   target_link_libraries(${name} PRIVATE kit::common ${P_LIBRARIES})
 endfunction()
 
+# COOPERATIVE_FALLBACK: the code under test launches cooperatively; a second test,
+# <name>_cooperative_refused, runs the same binary with KIT_FAIL_COOPERATIVE_LAUNCH=1, so that every
+# cooperative launch reports failure and the non-cooperative fallbacks must give the same answers.
 function(kit_add_gpu_test name)
-  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBRARIES;ARGS" ${ARGN})
+  cmake_parse_arguments(T "COOPERATIVE_FALLBACK" "TIMEOUT" "SOURCES;LIBRARIES;ARGS" ${ARGN})
   if(NOT KIT_GPU)
     return()
   endif()
@@ -67,6 +70,12 @@ function(kit_add_gpu_test name)
     set(T_TIMEOUT 300)
   endif()
   set_tests_properties(${name} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT ${T_TIMEOUT})
+  if(T_COOPERATIVE_FALLBACK)
+    add_test(NAME ${name}_cooperative_refused COMMAND ${name} ${T_ARGS})
+    set_tests_properties(${name}_cooperative_refused PROPERTIES
+      LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT ${T_TIMEOUT}
+      ENVIRONMENT KIT_FAIL_COOPERATIVE_LAUNCH=1)
+  endif()
 endfunction()
 
 function(kit_add_host_test name)

@@ -1,12 +1,13 @@
 // prefix_sum's tuning per GPU architecture: the scan kernel's shape and tile order (device_scan.h)
-// and the host path behind solve() (kernel.cu). kit::gpu::with_tuning<ScanTuning> picks the entry
-// of the device the program runs on. Everything that depends on the device at run time (warp size,
-// multiprocessors, how many blocks fit at once, cooperative launch support) is queried there, not
-// written here. README.md, "Tuning", has the measurements behind each number.
+// and the host path behind solve() (solve_gpu.cu). kit::gpu::with_tuning<ScanTuning> picks the
+// entry of the device the program runs on. Everything that depends on the device at run time (warp
+// size, multiprocessors, how many blocks fit at once, cooperative launch support) is queried there,
+// not written here. README.md, "Tuning", has the measurements behind each number.
 #pragma once
 
-#include "device_scan.h"
-#include "gpu/gpu.h"
+#include "gpu/tuning_dispatch.h"
+#include "gpu/vendor.h"
+#include "primitives/device_scan.h"
 
 #include <cstddef>
 

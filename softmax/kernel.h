@@ -1,10 +1,10 @@
-// Device-resident softmax: the engine behind the GPU `solve` (kernel.cu), the benchmark and the
+// Device-resident softmax: the engine behind the GPU `solve` (solve_gpu.cu), the benchmark and the
 // GPU tests. Pointers given to Engine are DEVICE pointers; work is ordered on the caller's stream.
 // README.md ("Design") explains the methods and tuning.h the numbers behind kAuto.
 #pragma once
 
-#include "gpu/gpu.h"
 #include "gpu/resources.h"
+#include "gpu/vendor.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -34,7 +34,7 @@ const char *method_name(Method method);
 struct OnChipKernels; // kernel_onchip.h
 
 // How an Engine runs. The defaults are the production path; the benchmark and the GPU tests set
-// the others (bench_variants.h).
+// the others (bench/variants.h).
 struct EngineOptions {
   // The on-chip kernels of both shapes; null: the production ones.
   const OnChipKernels *onchip_kernels = nullptr;
@@ -121,7 +121,10 @@ public:
 
 private:
   void check_pointers(const float *in, const float *out) const;
-  void launch_onchip(const float *in, float *out, std::size_t n, cudaStream_t stream) const;
+  // False (nothing launched) when the runtime refuses the cooperative launch.
+  bool launch_onchip(const float *in, float *out, std::size_t n, cudaStream_t stream) const;
+  // The two-pass method, also where a single-launch method's cooperative launch is refused.
+  void run_two_pass(const float *in, float *out, std::size_t n, cudaStream_t stream);
 
   std::unique_ptr<const Plan> plan_;
   unsigned reduce_grid_ = 0; // full-occupancy grids of each kernel

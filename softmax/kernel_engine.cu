@@ -1,5 +1,9 @@
 // The streaming and register-resident kernels, and the Engine that sizes, launches and chooses the
 // methods (kernel.h). The on-chip kernel is in kernel_onchip.h; the numbers in tuning.h.
+#include "gpu/check.h"
+#include "gpu/device.h"
+#include "gpu/launch.h"
+#include "gpu/tuning_dispatch.h"
 #include "kernel.h"
 #include "kernel_onchip.h"
 #include "kernel_passes.h"
@@ -68,7 +72,8 @@ __global__ __launch_bounds__(kThreads) void normalize_kernel(const float *in, fl
 
 // Both passes in one launch with the input held in registers: item j of a thread is float4
 // number first + j * stride, so every load instruction of a warp stays coalesced.
-// Co-residency: waits at a grid barrier, so it is launched with kit::gpu::launch_cooperative on a
+// Co-residency: waits at a grid barrier, so it is launched with kit::gpu::try_launch_cooperative
+// (the two-pass method runs where the runtime refuses) on a
 // grid of at most resident_blocks.
 template <int kThreads, int kItems>
 __global__ __launch_bounds__(kThreads) void resident_kernel(const float *in, float *out,
@@ -334,7 +339,7 @@ void Engine::normalize_part(const float *in, float *out, std::size_t n, cudaStre
   GPU_CHECK_LAUNCH("softmax normalize_kernel");
 }
 
-void Engine::launch_onchip(const float *in, float *out, std::size_t n, cudaStream_t stream) const {
+bool Engine::launch_onchip(const float *in, float *out, std::size_t n, cudaStream_t stream) const {
   const OnChipShapeInfo *shape = onchip_shape(n);
   if (!shape)
     exceeds_capacity("on-chip", n, onchip_capacity());
@@ -348,9 +353,15 @@ void Engine::launch_onchip(const float *in, float *out, std::size_t n, cudaStrea
   const std::size_t slots =
       per_thread > kernel.register_items ? per_thread - kernel.register_items : 0;
   const std::size_t shared_bytes = kernel.scratch_bytes + slots * sizeof(float4) * kernel.threads;
-  kit::gpu::launch_cooperative("softmax onchip_kernel", kernel.kernel, grid, kernel.threads,
-                               shared_bytes, stream, in, out, layout,
-                               workspace_of(control_, partials_));
+  return kit::gpu::try_launch_cooperative("softmax onchip_kernel", kernel.kernel, grid,
+                                          kernel.threads, shared_bytes, stream, in, out, layout,
+                                          workspace_of(control_, partials_));
+}
+
+void Engine::run_two_pass(const float *in, float *out, std::size_t n, cudaStream_t stream) {
+  const unsigned blocks = reduce_blocks(n);
+  reduce_part(in, n, 0, blocks, stream);
+  normalize_part(in, out, n, stream);
 }
 
 void Engine::run(const float *in, float *out, std::size_t n, cudaStream_t stream, Method method) {
@@ -362,21 +373,23 @@ void Engine::run(const float *in, float *out, std::size_t n, cudaStream_t stream
   switch (method) {
   case Method::kAuto:
     break;
-  case Method::kTwoPassReverse: {
-    const unsigned blocks = reduce_blocks(n);
-    reduce_part(in, n, 0, blocks, stream);
-    normalize_part(in, out, n, stream);
+  case Method::kTwoPassReverse:
+    run_two_pass(in, out, n, stream);
     break;
-  }
+  // The single-launch methods need a cooperative launch; one the runtime refuses (after one
+  // warning line) runs the two-pass method, which computes the same answer.
   case Method::kResident:
     if (n > resident_capacity())
       exceeds_capacity("register-resident", n, resident_capacity());
-    kit::gpu::launch_cooperative("softmax resident_kernel", plan_->resident,
-                                 grid(Method::kResident, n), plan_->resident_threads, 0, stream, in,
-                                 out, make_layout(in, n), workspace_of(control_, partials_));
+    if (!kit::gpu::try_launch_cooperative("softmax resident_kernel", plan_->resident,
+                                          grid(Method::kResident, n), plan_->resident_threads, 0,
+                                          stream, in, out, make_layout(in, n),
+                                          workspace_of(control_, partials_)))
+      run_two_pass(in, out, n, stream);
     break;
   case Method::kOnChip:
-    launch_onchip(in, out, n, stream);
+    if (!launch_onchip(in, out, n, stream))
+      run_two_pass(in, out, n, stream);
     break;
   }
 }

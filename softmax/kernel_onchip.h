@@ -1,10 +1,11 @@
 // The on-chip kernel (Method::kOnChip): both passes in one launch with each block's slice on chip
 // across the grid-wide barrier, in registers and dynamic shared memory. One template for every
 // block shape (tuning.h, OnChipShape) and copy path; kernel_engine.cu instantiates the production
-// kernels, bench_variants.cu the alternatives that only the benchmark and the GPU tests run.
+// kernels, bench/variants.cu the alternatives that only the benchmark and the GPU tests run.
 #pragma once
 
 #include "gpu/bulk_copy.h"
+#include "gpu/math.h"
 #include "kernel_passes.h"
 #include "tuning.h"
 
@@ -65,7 +66,8 @@ __device__ __forceinline__ void add_partial_group(Running &r, const float4 *item
   }
 }
 
-// Co-residency: waits at a grid barrier, so it is launched with kit::gpu::launch_cooperative on a
+// Co-residency: waits at a grid barrier, so it is launched with kit::gpu::try_launch_cooperative
+// (the two-pass method runs where the runtime refuses) on a
 // grid of at most resident_blocks (one block per multiprocessor when the shared memory fills it).
 //
 // Items [0, kRegisterItems) of a thread live in registers, items from kRegisterItems on in the

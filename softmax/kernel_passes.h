@@ -24,8 +24,10 @@
 //   then in double per thread and across threads, so N = 1e8 adds nothing measurable.
 #pragma once
 
-#include "gpu/collectives.h"
-#include "gpu/gpu.h"
+#include "collectives/warp.h"
+#include "gpu/backoff.h"
+#include "gpu/math.h"
+#include "gpu/vendor.h"
 #include "kernel.h"
 
 #include <algorithm>
@@ -261,8 +263,8 @@ __device__ Stats combine_partials(const std::uint64_t *partials, unsigned count,
 }
 
 // Grid-wide barrier for a grid whose blocks are all resident (launched with
-// kit::gpu::launch_cooperative), in one atomic per block: thread 0 adds to a 64-bit counter, block
-// 0 adds 2^63 - (grid - 1) and the others 1, so the arrivals of one barrier add exactly 2^63
+// kit::gpu::try_launch_cooperative), in one atomic per block: thread 0 adds to a 64-bit counter,
+// block 0 adds 2^63 - (grid - 1) and the others 1, so the arrivals of one barrier add exactly 2^63
 // whatever the grid size, and bit 63 flips when the last block arrives (never earlier: the
 // counter's low 63 bits are 0 between barriers, and an incomplete set of arrivals adds less than
 // 2^63). Each block waits until the bit differs from the one it saw in its own atomic. No reset

@@ -1,14 +1,15 @@
 // softmax: `./softmax <input_file>` prints the softmax of N floats, one line, each value printed
 // like `std::cout << float` (6 significant digits), as the official skeleton does.
-#include "reference.h"
-#include "solve.h"
 #include "io/text_format.h"
 #include "program/values_program.h"
+#include "reference.h"
+#include "solve.h"
 
 int main(int argc, char **argv) {
   kit::io::ValuesProgram<kit::io::FloatValues> program;
   program.max_count = 100000000; // N <= 1e8 (CONTEST.md)
   program.solve = solve;
+  program.preload_gpu_code = preload_gpu_code;
   program.reference = softmax_reference;
   program.small_input = {50000, 10000000}; // GPU builds: contest, fastest (README "Small inputs")
   program.format = kit::io::format_float_g6;

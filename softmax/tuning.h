@@ -8,7 +8,8 @@
 // Where the sm_90 numbers come from: README.md, "Design notes" (H100 and H200 measurements).
 #pragma once
 
-#include "gpu/gpu.h"
+#include "gpu/tuning_dispatch.h"
+#include "gpu/vendor.h"
 
 #include <cstddef>
 

@@ -4,13 +4,14 @@
 // zero-heavy weights, several components with isolated vertices, complete graphs, chains, grids
 // and no edges at all, on V = 2 .. 300 around the tile sizes (63/64/65, 127/128/129, 255/256/257)
 // plus one V = 1025.
-#include "floyd_warshall_tiles.h"
 #include "kernel_dense.h"
 #include "kernel_path.h"
 #include "kernel_sparse.h"
+#include "primitives/floyd_warshall_tiles.h"
 #include "reference.h"
 #include "solve.h"
 
+#include "gpu/check.h"
 #include "testing/random.h"
 #include "testing/test_support.h"
 
@@ -195,9 +196,10 @@ int as_distance(float v) { return v >= 1073741824.0f ? kApspInf : static_cast<in
 
 // A tile variant of the dense kernel on a device matrix: the built graph (as T), Floyd-Warshall,
 // the V x V corner back as ints.
-template <class T, int R, apsp::MinPlusForm F> std::vector<int> tile_variant_rows(const Graph &g) {
+template <class T, int R, kit::min_plus::MinPlusForm F>
+std::vector<int> tile_variant_rows(const Graph &g) {
   const int v = g.vertices;
-  const int n = apsp::dense_padded_size(v, apsp::TileShape<T, R>::kTile);
+  const int n = apsp::dense_padded_size(v, kit::min_plus::TileShape<T, R>::kTile);
   const std::size_t count = static_cast<std::size_t>(n) * n;
   kit::test::DeviceBuffer<int> built(count);
   apsp::dense_build(g, built.get(), n, nullptr);
@@ -208,7 +210,7 @@ template <class T, int R, apsp::MinPlusForm F> std::vector<int> tile_variant_row
     to_float_kernel<<<64, 256>>>(built.get(), d.get(), count);
     GPU_CHECK_LAUNCH("to_float_kernel");
   }
-  apsp::floyd_warshall_tiles<T, R, F>(d.get(), n, nullptr);
+  kit::min_plus::floyd_warshall_tiles<T, R, F>(d.get(), n, nullptr);
   GPU_CHECK(cudaDeviceSynchronize());
   const std::vector<T> full = d.download();
   std::vector<int> rows(static_cast<std::size_t>(v) * v, kPoison);
@@ -225,14 +227,14 @@ struct TileVariant {
   std::function<std::vector<int>(const Graph &)> rows;
 };
 
-template <class T, int R, apsp::MinPlusForm F> TileVariant tile_variant(const char *name) {
-  return {name, [] { return apsp::floyd_warshall_tiles_fit_device<T, R>(); },
+template <class T, int R, kit::min_plus::MinPlusForm F> TileVariant tile_variant(const char *name) {
+  return {name, [] { return kit::min_plus::floyd_warshall_tiles_fit_device<T, R>(); },
           [](const Graph &g) { return tile_variant_rows<T, R, F>(g); }};
 }
 
 // Every tile variant the benchmark compares, the production ones among them.
 std::vector<TileVariant> tile_variants() {
-  using apsp::MinPlusForm;
+  using kit::min_plus::MinPlusForm;
   std::vector<TileVariant> variants = {
       tile_variant<int, 1, MinPlusForm::AddMin>("int tile 64 add_min"),
       tile_variant<int, 1, MinPlusForm::PairedMin3>("int tile 64 paired_min3"),

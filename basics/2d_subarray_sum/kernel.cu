@@ -4,12 +4,12 @@
 // The output arrives uninitialised; solve writes it, it never accumulates.
 //
 // The box is E_ROW - S_ROW + 1 segments of E_COL - S_COL + 1 ints, M ints apart, for the box sum
-// shared with the 1-D and 3-D sub-array sums in ../passes/box_sum.h: only the box's part of each
+// shared with the 1-D and 3-D sub-array sums in primitives/box_sum.h: only the box's part of each
 // of its rows is read, with 16-byte loads between at most 3 scalar ints at each end of a row, in
 // one launch whose block sums the last block to finish combines. The sum is exact (at most 1e8
 // values of at most 10 in the challenge) and otherwise wraps modulo 2^32, as the judge's int64
 // sum does when it is stored into the int32 output.
-#include "../passes/box_sum.h"
+#include "primitives/box_sum.h"
 
 #include <cstddef>
 
@@ -19,7 +19,7 @@ extern "C" void solve(const int *input, int *output, int N, int M, int S_ROW, in
   const int rows = E_ROW - S_ROW + 1;
   const int length = E_COL - S_COL + 1;
   const std::size_t origin = static_cast<std::size_t>(S_ROW) * M + S_COL;
-  kit::basics::box_sum::sum_box(input, origin, 0, static_cast<std::size_t>(M), 1,
-                                rows > 0 ? static_cast<unsigned int>(rows) : 0u,
-                                length > 0 ? static_cast<unsigned int>(length) : 0u, output);
+  kit::box_sum::sum_box(input, origin, 0, static_cast<std::size_t>(M), 1,
+                        rows > 0 ? static_cast<unsigned int>(rows) : 0u,
+                        length > 0 ? static_cast<unsigned int>(length) : 0u, output);
 }

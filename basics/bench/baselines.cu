@@ -1,7 +1,8 @@
 #include "baselines.h"
 
-#include "gpu/gpu.h"
+#include "gpu/check.h"
 #include "gpu/resources.h"
+#include "gpu/vendor.h"
 
 #include <cmath>
 #include <vector>

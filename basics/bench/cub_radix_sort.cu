@@ -2,8 +2,9 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
-#include "gpu/gpu.h"
-#include "passes/device_scratch.h"
+#include "gpu/check.h"
+#include "gpu/device_scratch.h"
+#include "gpu/vendor.h"
 
 #include <cstddef>
 
@@ -12,7 +13,7 @@ namespace kit::basics {
 // CUB's temporary storage is kept from one call to the next, as the kit's own solve keeps its
 // scratch: the benchmark times the sort, not an allocation.
 void cub_radix_sort(const unsigned int *input, unsigned int *output, int N) {
-  static DeviceScratch temp;
+  static gpu::DeviceScratch temp;
   std::size_t bytes = 0;
   GPU_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, input, output, N));
   GPU_CHECK(cub::DeviceRadixSort::SortKeys(temp.reserve(bytes), bytes, input, output, N));

@@ -2,8 +2,9 @@
 
 #include <cub/device/device_select.cuh>
 
-#include "gpu/gpu.h"
-#include "passes/device_scratch.h"
+#include "gpu/check.h"
+#include "gpu/device_scratch.h"
+#include "gpu/vendor.h"
 
 #include <cstddef>
 
@@ -20,7 +21,7 @@ struct IsPositive {
 // it; the scratch is kept from one call to the next, as the kit's own solves keep theirs.
 void cub_select_positive(const float *A, int N, float *out) {
   constexpr std::size_t kCountBytes = 256;
-  static DeviceScratch scratch;
+  static gpu::DeviceScratch scratch;
   std::size_t bytes = 0;
   GPU_CHECK(
       cub::DeviceSelect::If(nullptr, bytes, A, out, static_cast<int *>(nullptr), N, IsPositive()));

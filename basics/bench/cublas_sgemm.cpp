@@ -1,6 +1,7 @@
 #include "cublas_sgemm.h"
 
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
 
 #include <cublas_v2.h>
 

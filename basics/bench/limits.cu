@@ -1,8 +1,10 @@
 #include "limits.h"
 
 #include "device/timing.h"
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/launch.h"
 #include "gpu/resources.h"
+#include "gpu/vendor.h"
 
 #include <cstdio>
 #include <cstdlib>

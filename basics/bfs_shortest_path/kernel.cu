@@ -33,10 +33,12 @@
 // level's work is a few thousand words. A grid-wide barrier per level (cooperative launch) costs
 // microseconds; a block barrier a fraction of one. Searching from both ends usually finishes much
 // sooner: on that grid the end's component is small, so its side runs out after a few levels.
-#include "../passes/device_scratch.h"
-#include "../passes/shared_memory.h"
-#include "gpu/collectives.h"
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/device.h"
+#include "gpu/device_scratch.h"
+#include "gpu/shared_memory.h"
+#include "gpu/vendor.h"
+#include "primitives/grid_reduce.h"
 
 #include <algorithm>
 #include <climits>
@@ -298,7 +300,7 @@ extern "C" void solve(const int *grid, int *result, int rows, int cols, int star
   const bool in_shared =
       g.words <= kSharedWords && bitmap_bytes + kStaticSharedBytes <= shared_limit;
   // Passable bitmap; in global mode also the two visited bitmaps and the new bits.
-  static kit::basics::DeviceScratch scratch;
+  static kit::gpu::DeviceScratch scratch;
   unsigned *bitmaps =
       static_cast<unsigned *>(scratch.reserve((in_shared ? 1 : 4) * words * sizeof(unsigned)));
   const int words_per_block = kGroups * kPackSteps;
@@ -306,7 +308,7 @@ extern "C" void solve(const int *grid, int *result, int rows, int cols, int star
   if (in_shared) {
     // Once: the most any shared-mode launch takes on this device.
     static const bool reserved = [] {
-      kit::basics::reserve_shared_bytes(
+      kit::gpu::reserve_shared_bytes(
           "shortest_path_kernel", shortest_path_kernel<true>,
           std::min(2 * sizeof(unsigned) * kSharedWords, shared_limit - kStaticSharedBytes));
       return true;

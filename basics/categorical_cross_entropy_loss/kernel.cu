@@ -4,7 +4,7 @@
 //
 // Memory-bound: 4 bytes read per logit (and one label per row); one float written. One launch:
 //  - a WARP owns a row: its logits are loaded into registers as one row slice of
-//    ../passes/rows.h (16-byte loads when C % 4 == 0 and the pointer is aligned, up to 8 * 4 *
+//    primitives/rows.h (16-byte loads when C % 4 == 0 and the pointer is aligned, up to 8 * 4 *
 //    warp columns per slice: the judge's C = 1000 is one slice of 32 values per lane), rows
 //    wider than a slice are taken in slices;
 //  - numerically stable: each slice's maximum (kit::warp_max) raises the warp's running maximum
@@ -17,9 +17,13 @@
 //    rows' losses in double, each block its warps', and the last block to finish adds the block
 //    sums in block order (kit::grid_reduce_last_block, deterministic) and writes the mean. There
 //    is one launch and nothing to clear: the loss is written, never accumulated into.
-#include "../passes/rows.h"
-#include "gpu/collectives.h"
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/device.h"
+#include "gpu/launch.h"
+#include "gpu/math.h"
+#include "gpu/vendor.h"
+#include "primitives/grid_reduce.h"
+#include "primitives/rows.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,7 +31,7 @@
 
 namespace {
 
-namespace rows = kit::basics::rows;
+namespace rows = kit::rows;
 
 constexpr int kThreads = 256;
 constexpr int kMaxBlocks = 4096;

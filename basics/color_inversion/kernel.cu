@@ -3,18 +3,19 @@
 //
 // A pixel is one little-endian 32-bit word with R in the low byte and alpha in the high byte, so
 // inverting R, G, B is `word ^ 0x00FFFFFF`. Memory-bound (every byte read and written once): the
-// shared in-place element-wise pass (../passes/elementwise.h) applies it to the pixel words, one
+// shared in-place element-wise pass (primitives/elementwise.h) applies it to the pixel words, one
 // 16-byte vector (4 pixels) per thread on NVIDIA and four on gfx908, loads before stores, the
 // pixels after the last whole vector done by the first threads of block 0. A pointer that is not
 // 16-byte aligned takes a per-byte kernel (its words may not even be 4-byte aligned).
-#include "../passes/elementwise.h"
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
+#include "primitives/elementwise.h"
 
 #include <cstddef>
 
 namespace {
 
-constexpr int kThreads = kit::basics::elementwise::kThreads;
+constexpr int kThreads = kit::elementwise::kThreads;
 
 struct InvertRgb {
   __device__ __forceinline__ unsigned operator()(unsigned pixel) const {
@@ -31,7 +32,7 @@ __global__ void __launch_bounds__(kThreads) invert_bytes(unsigned char *image, s
 } // namespace
 
 extern "C" void solve(unsigned char *image, int width, int height) {
-  namespace ew = kit::basics::elementwise;
+  namespace ew = kit::elementwise;
   if (width <= 0 || height <= 0)
     return;
   const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);

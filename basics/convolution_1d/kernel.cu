@@ -10,8 +10,9 @@
 // so it never moves registers. 20 outputs put neighbouring lanes 80 bytes apart, which spreads
 // each quarter-warp's 16-byte loads over all 32 banks (16 would put every other lane on the same
 // banks). At the judge's size the 1171 blocks of 64 threads fit on an H100/H200 in one wave.
-#include "../passes/shared_memory.h"
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/shared_memory.h"
+#include "gpu/vendor.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -126,7 +127,7 @@ extern "C" void solve(const float *input, const float *kernel, float *output, in
       (kernel_size + kTapsPerIteration - 1) / kTapsPerIteration * kTapsPerIteration;
   const std::size_t shared_bytes =
       static_cast<std::size_t>(padded_taps + kBlockOutputs + padded_taps + 4) * sizeof(float);
-  kit::basics::reserve_shared_bytes("convolve", convolve, shared_bytes);
+  kit::gpu::reserve_shared_bytes("convolve", convolve, shared_bytes);
   const int blocks = (output_size + kBlockOutputs - 1) / kBlockOutputs;
   convolve<<<blocks, kThreads, shared_bytes>>>(input, kernel, output, input_size, kernel_size,
                                                padded_taps, output_size, aligned16(input),

@@ -4,9 +4,9 @@
 //
 // A row-major N x M x K array is one contiguous run of N*M*K ints, so this is the 1-D count over
 // N*M*K elements, shared with count_array_element and count_2d_array_element in
-// ../passes/count.h (one grid-stride launch, four 16-byte loads in flight per thread, the block
+// primitives/count.h (one grid-stride launch, four 16-byte loads in flight per thread, the block
 // counts combined by the last block to finish).
-#include "../passes/count.h"
+#include "primitives/count.h"
 
 #include <cstddef>
 
@@ -15,5 +15,5 @@ extern "C" void solve(const int *input, int *output, int N, int M, int K, int P)
       N > 0 && M > 0 && K > 0
           ? static_cast<std::size_t>(N) * static_cast<std::size_t>(M) * static_cast<std::size_t>(K)
           : 0;
-  kit::basics::count::count_equal(input, n, P, output);
+  kit::count::count_equal(input, n, P, output);
 }

@@ -7,8 +7,9 @@
 #include "harness/spec.h"
 #include "timing.h"
 
-#include "gpu/gpu.h"
+#include "gpu/check.h"
 #include "gpu/resources.h"
+#include "gpu/vendor.h"
 
 #include <cstdio>
 #include <limits>

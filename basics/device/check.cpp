@@ -1,6 +1,7 @@
 #include "check.h"
 
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
 #include "harness/random.h"
 
 namespace kit::basics {

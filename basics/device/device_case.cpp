@@ -1,6 +1,7 @@
 #include "device_case.h"
 
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
 
 #include <cstring>
 

@@ -10,7 +10,8 @@
 #include "harness/case_io.h"
 #include "harness/registry.h"
 
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -2,7 +2,7 @@
 
 #include "bench/event_timing.h"
 #include "bench/l2_eviction.h"
-#include "gpu/gpu.h"
+#include "gpu/vendor.h"
 
 namespace kit::basics {
 

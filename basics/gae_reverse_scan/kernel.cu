@@ -6,7 +6,7 @@
 //
 // Memory-bound: 12 bytes per element (two floats read, one written). Read from the last element
 // to the first, the rows form ONE forward scan of N = B * S elements over affine maps
-// h -> c * h + delta (c = gamma * lam; AffineMap of ../passes/lookback_scan.h), where the last
+// h -> c * h + delta (c = gamma * lam; AffineMap of primitives/tile_scan.h), where the last
 // step of every row gets c = 0. So this is the shared single-pass look-back scan with a policy
 // that maps scan element j to array element N - 1 - j: a group of four scan elements is one
 // 16-byte vector of the arrays read backwards (when N % 4 == 0 and the pointers are aligned,
@@ -19,30 +19,21 @@
 //  - Deltas and maps in double, each advantage rounded to float once: with gamma = lam = 1 the
 //    advantages are suffix sums of up to 65,536 deltas.
 // The row position of each group comes from one 32-bit division.
-#include "../passes/lookback_scan.h"
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
+#include "primitives/tile_scan.h"
 
 #include <cstddef>
 #include <cstdint>
 
 namespace {
 
-namespace lookback = kit::basics::lookback;
-using kit::basics::lookback::AffineMap;
-using kit::basics::lookback::component;
+namespace lookback = kit::lookback;
+using kit::lookback::AffineMap;
+using kit::lookback::component;
 
 constexpr int kThreads = 512;
 constexpr int kRounds = 2;
-constexpr std::size_t kTileItems = static_cast<std::size_t>(kThreads) * 4 * kRounds;
-// B <= 256 rows of S <= 65,536: 2^24 elements.
-constexpr std::size_t kMaxElements = std::size_t{256} * 65536;
-constexpr std::size_t kMaxTiles = (kMaxElements + kTileItems - 1) / kTileItems;
-
-// Tile states (4096 tiles, 160 KB), zero-initialised: epoch 0 is no launch.
-__device__ std::uint64_t g_status[kMaxTiles];
-__device__ AffineMap g_aggregate[kMaxTiles];
-__device__ AffineMap g_inclusive[kMaxTiles];
-__device__ unsigned g_next_tile;
 
 // Four consecutive scan elements j .. j + 3, i.e. array elements N - 1 - j down to N - 4 - j, in
 // scan order: their rewards and values, the value of array element N - j (the step after the
@@ -131,14 +122,7 @@ struct ReverseGae {
       if (j + e < n)
         advantages[n - 1 - (j + e)] = out[e];
   }
-  __device__ lookback::SplitStates<AffineMap> states() const {
-    return {g_status, g_aggregate, g_inclusive};
-  }
-  __device__ static unsigned *next_tile() { return &g_next_tile; }
 };
-
-// One epoch per launch: status words of earlier launches never match.
-std::uint64_t g_launch_epoch = 0;
 
 } // namespace
 
@@ -156,7 +140,5 @@ extern "C" void solve(const float *rewards, const float *values, float *advantag
                         gamma,
                         static_cast<double>(gamma) * static_cast<double>(lam),
                         n % 4 == 0 && aligned(rewards) && aligned(values) && aligned(advantages)};
-  const unsigned tiles = lookback::tiles_for<ReverseGae>(n);
-  lookback::scan_tiles<<<tiles, kThreads>>>(scan, tiles, lookback::next_epoch(g_launch_epoch));
-  GPU_CHECK_LAUNCH("lookback::scan_tiles");
+  lookback::launch_tile_scan(scan);
 }

@@ -17,8 +17,11 @@
 //      block to arrive copies the accumulator into `histogram` and clears it (and the arrival
 //      counter) for the next call. A grid of one block writes its bins directly.
 // Counts are integers, so the result is exact and independent of the order of the additions.
-#include "gpu/collectives.h"
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/launch.h"
+#include "gpu/vendor.h"
+#include "primitives/grid_reduce.h"
+#include "primitives/grid_stride.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -70,28 +73,9 @@ __global__ void __launch_bounds__(kThreads)
   __syncthreads();
 
   const int copy = kit::lane_id() & (copies - 1);
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * kThreads;
-  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
-  std::size_t scalar_begin = 0;
-  if (vectorized) {
-    const int4 *v = reinterpret_cast<const int4 *>(in);
-    const std::size_t vectors = n / 4;
-    std::size_t i = thread;
-    for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride) {
-      int4 x[kUnroll];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u)
-        x[u] = v[i + u * stride];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u)
-        count_vector(counters, x[u], bins, copy_shift, copy);
-    }
-    for (; i < vectors; i += stride)
-      count_vector(counters, v[i], bins, copy_shift, copy);
-    scalar_begin = vectors * 4;
-  }
-  for (std::size_t i = scalar_begin + thread; i < n; i += stride)
-    count_value(counters, in[i], bins, copy_shift, copy);
+  kit::grid_stride::for_each<kThreads, kUnroll>(
+      in, n, vectorized, [&](int4 v) { count_vector(counters, v, bins, copy_shift, copy); },
+      [&](int x) { count_value(counters, x, bins, copy_shift, copy); });
   __syncthreads();
 
   for (int b = threadIdx.x; b < bins; b += kThreads) {

@@ -7,18 +7,19 @@
 // contiguous span (loads 256 bytes, stores 512 bytes), none is strided. Each thread keeps its pairs
 // of loads in flight before it stores, the same bytes in flight as the shared element-wise pass
 // (two pairs on NVIDIA, eight on gfx908); the geometry (threads per block, alignment test) is that
-// pass's (../passes/elementwise.h). An odd N leaves one last pair, stored by block 0. Pointers that
-// are not aligned for this (A and B to 8 bytes, output to 16; never the judge's) take a scalar
+// pass's (primitives/elementwise.h). An odd N leaves one last pair, stored by block 0. Pointers
+// that are not aligned for this (A and B to 8 bytes, output to 16; never the judge's) take a scalar
 // kernel.
-#include "../passes/elementwise.h"
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
+#include "primitives/elementwise.h"
 
 #include <cstddef>
 #include <cstdint>
 
 namespace {
 
-namespace ew = kit::basics::elementwise;
+namespace ew = kit::elementwise;
 
 constexpr int kThreads = ew::kThreads;
 // Output float4s per thread, all loads issued first: each takes two 8-byte loads, so twice the

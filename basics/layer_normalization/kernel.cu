@@ -4,7 +4,7 @@
 //
 // Memory-bound: 8 bytes per element (one float read, one written; weight and bias are read once
 // per thread and kept). A row lives in registers from its load to its store (the row slices of
-// ../passes/rows.h), so each element is read once:
+// primitives/rows.h), so each element is read once:
 //  - up to 8 * 4 * warp columns (1024 on NVIDIA, 2048 on AMD) a WARP owns a row, with no barrier
 //    in its reductions; wider rows, up to the challenge's 4096, belong to a whole 256-thread
 //    block (wider still: layer_norm_wide, two passes over global memory);
@@ -17,9 +17,12 @@
 //    next row before it reduces the current one, so a load is always in flight;
 //  - 16-byte loads and stores when C % 4 == 0 and the pointers are aligned (the judge's C = 512),
 //    4-byte ones otherwise; both with consecutive threads on consecutive addresses.
-#include "../passes/rows.h"
-#include "gpu/collectives.h"
-#include "gpu/gpu.h"
+#include "collectives/block.h"
+#include "gpu/check.h"
+#include "gpu/device.h"
+#include "gpu/launch.h"
+#include "gpu/vendor.h"
+#include "primitives/rows.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,7 +30,7 @@
 
 namespace {
 
-namespace rows = kit::basics::rows;
+namespace rows = kit::rows;
 
 constexpr int kThreads = 256;
 
@@ -122,41 +125,15 @@ struct Args {
   float eps;
 };
 
-template <bool kWarpRows, int kVec, bool kVector> void launch(const Args &a, int warp) {
-  const auto kernel = layer_norm<kWarpRows, kVec, kVector>;
-  static const int resident = kit::gpu::resident_blocks(kernel, kThreads);
-  const int rows_per_block = kWarpRows ? kThreads / warp : 1;
-  const int blocks =
-      static_cast<int>(std::min<long long>((a.N + rows_per_block - 1) / rows_per_block, resident));
-  kernel<<<blocks, kThreads>>>(a.in, a.weight, a.bias, a.out, a.N, a.C, a.eps);
-  GPU_CHECK_LAUNCH("layer_norm");
-}
-
 template <bool kVector> void dispatch(const Args &a, int warp) {
-  switch (rows::vec_for(a.C, warp, {1, 2, 4, 8})) {
-  case 1:
-    return launch<true, 1, kVector>(a, warp);
-  case 2:
-    return launch<true, 2, kVector>(a, warp);
-  case 4:
-    return launch<true, 4, kVector>(a, warp);
-  case 8:
-    return launch<true, 8, kVector>(a, warp);
-  default:
-    break;
-  }
-  switch (rows::vec_for(a.C, kThreads, {2, 4})) {
-  case 2:
-    return launch<false, 2, kVector>(a, warp);
-  case 4:
-    return launch<false, 4, kVector>(a, warp);
-  default:
-    break;
-  }
-  static const int resident = kit::gpu::resident_blocks(layer_norm_wide, kThreads);
-  layer_norm_wide<<<std::min(a.N, resident), kThreads>>>(a.in, a.weight, a.bias, a.out, a.N, a.C,
-                                                         a.eps);
-  GPU_CHECK_LAUNCH("layer_norm_wide");
+  const auto launch = [&](auto warp_rows, auto vec) {
+    constexpr bool kWarpRows = decltype(warp_rows)::value;
+    rows::launch_rows<layer_norm<kWarpRows, decltype(vec)::value, kVector>, kThreads, kWarpRows>(
+        "layer_norm", a.N, warp, a.in, a.weight, a.bias, a.out, a.N, a.C, a.eps);
+  };
+  if (!rows::launch_row_shape<kThreads, 4>(a.C, warp, launch))
+    rows::launch_rows<layer_norm_wide, kThreads, false>("layer_norm_wide", a.N, warp, a.in,
+                                                        a.weight, a.bias, a.out, a.N, a.C, a.eps);
 }
 
 } // namespace

@@ -2,11 +2,11 @@
 // pointers).
 //
 // Memory-bound: 8 bytes per element. The pass is the shared element-wise one
-// (../passes/elementwise.h: one 16-byte vector per thread on NVIDIA, four on gfx908, the last N % 4
-// elements done by the first threads of block 0, a scalar kernel for pointers that are not 16-byte
-// aligned); this file only says what happens to one element.
-#include "../passes/elementwise.h"
-#include "gpu/gpu.h"
+// (primitives/elementwise.h: one 16-byte vector per thread on NVIDIA, four on gfx908, the last N %
+// 4 elements done by the first threads of block 0, a scalar kernel for pointers that are not
+// 16-byte aligned); this file only says what happens to one element.
+#include "gpu/vendor.h"
+#include "primitives/elementwise.h"
 
 #include <cstddef>
 
@@ -22,5 +22,5 @@ struct LeakyRelu {
 extern "C" void solve(const float *input, float *output, int N) {
   if (N <= 0)
     return;
-  kit::basics::elementwise::map(input, output, static_cast<std::size_t>(N), LeakyRelu());
+  kit::elementwise::map(input, output, static_cast<std::size_t>(N), LeakyRelu());
 }

@@ -4,7 +4,7 @@
 //
 // Memory-bound: 12 bytes per element (two floats read, one written). The rows are contiguous, so
 // the whole B x L array is ONE scan of N = B * L elements over affine maps h -> a * h + x,
-// combined in order (AffineMap of ../passes/lookback_scan.h), where the first element of every
+// combined in order (AffineMap of primitives/tile_scan.h), where the first element of every
 // row gets a = 0: nothing before a row start reaches it. One launch of the shared single-pass
 // scan with decoupled look-back:
 //  - tiles of 4096 elements (256 threads, four groups of four per lane, a and x loaded as 16-byte
@@ -20,30 +20,21 @@
 //    with a = 1 (a prefix sum of up to 65,536 normal values) a float carry can drift past the
 //    1e-5 tolerance where h crosses zero.
 // The row position of each group of four comes from one 32-bit division.
-#include "../passes/lookback_scan.h"
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
+#include "primitives/tile_scan.h"
 
 #include <cstddef>
 #include <cstdint>
 
 namespace {
 
-namespace lookback = kit::basics::lookback;
-using kit::basics::lookback::AffineMap;
-using kit::basics::lookback::component;
+namespace lookback = kit::lookback;
+using kit::lookback::AffineMap;
+using kit::lookback::component;
 
 constexpr int kThreads = 256;
 constexpr int kRounds = 4;
-constexpr std::size_t kTileItems = static_cast<std::size_t>(kThreads) * 4 * kRounds;
-// B <= 256 rows of L <= 65,536: 2^24 elements.
-constexpr std::size_t kMaxElements = std::size_t{256} * 65536;
-constexpr std::size_t kMaxTiles = (kMaxElements + kTileItems - 1) / kTileItems;
-
-// Tile states (4096 tiles, 160 KB), zero-initialised: epoch 0 is no launch.
-__device__ std::uint64_t g_status[kMaxTiles];
-__device__ AffineMap g_aggregate[kMaxTiles];
-__device__ AffineMap g_inclusive[kMaxTiles];
-__device__ unsigned g_next_tile;
 
 // Four consecutive elements: their coefficients and inputs, and a bit per row start.
 struct Group {
@@ -101,14 +92,7 @@ struct Recurrence {
       if (i + e < n)
         h[i + e] = out[e];
   }
-  __device__ lookback::SplitStates<AffineMap> states() const {
-    return {g_status, g_aggregate, g_inclusive};
-  }
-  __device__ static unsigned *next_tile() { return &g_next_tile; }
 };
-
-// One epoch per launch: status words of earlier launches never match.
-std::uint64_t g_launch_epoch = 0;
 
 } // namespace
 
@@ -122,7 +106,5 @@ extern "C" void solve(const float *a, const float *x, float *h, int B, int L) {
                         static_cast<std::size_t>(B) * static_cast<std::size_t>(L),
                         static_cast<unsigned>(L),
                         aligned(a) && aligned(x) && aligned(h)};
-  const unsigned tiles = lookback::tiles_for<Recurrence>(scan.n);
-  lookback::scan_tiles<<<tiles, kThreads>>>(scan, tiles, lookback::next_epoch(g_launch_epoch));
-  GPU_CHECK_LAUNCH("lookback::scan_tiles");
+  lookback::launch_tile_scan(scan);
 }

@@ -3,12 +3,12 @@
 //
 // Memory-bound: 12 bytes per element. Element-wise addition does not see the matrix shape: a
 // row-major N x N matrix is N*N contiguous floats, so this is the shared binary pass
-// (../passes/elementwise.h) over N*N elements: each thread's 16-byte vectors of both inputs
+// (primitives/elementwise.h) over N*N elements: each thread's 16-byte vectors of both inputs
 // loaded before any store (one on NVIDIA, four on gfx908: the pass's per-target table), the N*N % 4
 // elements after the last whole vector done by the first threads of block 0, a scalar kernel for
 // pointers that are not 16-byte aligned (never the judge's).
-#include "../passes/elementwise.h"
-#include "gpu/gpu.h"
+#include "gpu/vendor.h"
+#include "primitives/elementwise.h"
 
 #include <cstddef>
 
@@ -25,5 +25,5 @@ extern "C" void solve(const float *A, const float *B, float *C, int N) {
     return;
   // N <= 4096, but N*N is formed in size_t so that no int product can overflow.
   const std::size_t n = static_cast<std::size_t>(N) * static_cast<std::size_t>(N);
-  kit::basics::elementwise::map(A, B, C, n, Add());
+  kit::elementwise::map(A, B, C, n, Add());
 }

@@ -21,8 +21,9 @@
 // Any M, N, K >= 1 works: loads outside the matrices read as zero and stores outside C are
 // skipped. 16-byte global loads and stores are used only when every row stride is a multiple of 4
 // floats and every pointer is 16-byte aligned; otherwise the same kernel loads single floats.
-#include "../passes/shared_memory.h"
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/shared_memory.h"
+#include "gpu/vendor.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -276,8 +277,8 @@ void launch_with(const float *a, const float *b, float *c, int rows, int depth, 
                  cudaStream_t stream) {
   // Above the default per-block limit on NVIDIA (an opt-in); within the 64 KB LDS on AMD.
   static const bool shared_reserved = [] {
-    kit::basics::reserve_shared_bytes("matmul_kernel", matmul_kernel<Shape, kVectorGlobal>,
-                                      Shape::kSharedBytes);
+    kit::gpu::reserve_shared_bytes("matmul_kernel", matmul_kernel<Shape, kVectorGlobal>,
+                                   Shape::kSharedBytes);
     return true;
   }();
   (void)shared_reserved;

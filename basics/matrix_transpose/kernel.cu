@@ -5,7 +5,8 @@
 // both the reads (along input rows) and the writes (along output rows) are coalesced; the extra
 // column of padding puts the 32 elements of a tile column in 32 different banks. Each thread
 // moves kTile / kRowsPerPass elements, which keeps several loads in flight per thread.
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
 
 #include <cstddef>
 

@@ -4,10 +4,10 @@
 //
 // Each term is formed as the judge's reference forms it, in float: the difference, then its
 // square (torch.square of the float difference); the terms are added in double and the mean is
-// rounded to float once. The sum is the two-array pass of ../passes/pair_sum.h (one grid-stride
+// rounded to float once. The sum is the two-array pass of primitives/pair_sum.h (one grid-stride
 // launch, four 16-byte loads per input in flight per thread, the block sums combined in a fixed
 // order by the last block to finish).
-#include "../passes/pair_sum.h"
+#include "primitives/pair_sum.h"
 
 #include <cstddef>
 
@@ -28,6 +28,5 @@ struct SquaredError {
 extern "C" void solve(const float *predictions, const float *targets, float *mse, int N) {
   if (N <= 0) // no mean of nothing; the challenge has N >= 1
     return;
-  kit::basics::pair_sum::pair_sum(predictions, targets, static_cast<std::size_t>(N), SquaredError{},
-                                  mse);
+  kit::pair_sum::pair_sum(predictions, targets, static_cast<std::size_t>(N), SquaredError{}, mse);
 }

@@ -28,9 +28,12 @@
 // before pass 1 uses it. Both start at zero when the scratch is (re)allocated.
 //
 // Up to 4096 keys (one tile) a single block sorts everything in shared memory in one launch.
-#include "../passes/device_scratch.h"
-#include "gpu/collectives.h"
-#include "gpu/gpu.h"
+#include "gpu/backoff.h"
+#include "gpu/check.h"
+#include "gpu/device_scratch.h"
+#include "gpu/launch.h"
+#include "gpu/vendor.h"
+#include "primitives/grid_reduce.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -375,7 +378,7 @@ struct Scratch {
 };
 
 Scratch scratch_for(unsigned n) {
-  static kit::basics::DeviceScratch scratch;
+  static kit::gpu::DeviceScratch scratch;
   static unsigned *base = nullptr;
   static std::size_t capacity_tiles = 0;
   const std::size_t tiles = (static_cast<std::size_t>(n) + kTileKeys - 1) / kTileKeys;

@@ -6,7 +6,8 @@
 // of rounds can overlap. Each thread therefore hashes four words (one 16-byte load) as four
 // independent chains, which fills the integer pipelines' latency; the words after the last whole
 // vector are done by the first threads of block 0, and unaligned pointers take a scalar kernel.
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
 
 #include <cstddef>
 #include <cstdint>

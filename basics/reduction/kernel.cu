@@ -17,10 +17,13 @@
 //     loads of the words are already in flight when the last block publishes (README, "Design
 //     notes": a last-block or last-ticket combine starts those loads only after its own read).
 // Co-residency: cooperative launch. Block 0 waits for every other block, so every block must be
-// running at once: the grid never exceeds what the GPU holds (resident_blocks), and
-// kit::gpu::launch_cooperative makes the runtime guarantee it (or refuse the launch).
-#include "gpu/collectives.h"
-#include "gpu/gpu.h"
+// running at once: the grid never exceeds what the GPU holds (resident_blocks), and a cooperative
+// launch makes the runtime guarantee it; where the runtime refuses, one block sums the whole input
+// (kit::gpu::launch_cooperative_or_single_block).
+#include "collectives/warp.h"
+#include "gpu/backoff.h"
+#include "gpu/launch.h"
+#include "gpu/vendor.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -152,6 +155,7 @@ extern "C" void solve(const float *input, float *output, int N) {
       1, std::min<std::size_t>({(n + per_block - 1) / per_block, static_cast<std::size_t>(resident),
                                 static_cast<std::size_t>(kMaxBlocks)})));
   const bool vectorized = reinterpret_cast<std::uintptr_t>(input) % 16 == 0;
-  kit::gpu::launch_cooperative("sum_floats", sum_floats, static_cast<unsigned>(blocks), kThreads, 0,
-                               nullptr, input, n, vectorized, output);
+  kit::gpu::launch_cooperative_or_single_block("sum_floats", sum_floats,
+                                               static_cast<unsigned>(blocks), kThreads, 0, nullptr,
+                                               input, n, vectorized, output);
 }

@@ -5,15 +5,16 @@
 // such pairs in flight per thread. That needs the back vectors to be aligned too, i.e. N % 4 == 0
 // (true for the judge's sizes); other N, or an unaligned pointer, take a scalar kernel that swaps
 // element pairs, which is still coalesced (the back half is read descending). Launch geometry
-// and the alignment test come from ../passes/elementwise.h.
-#include "../passes/elementwise.h"
-#include "gpu/gpu.h"
+// and the alignment test come from primitives/elementwise.h.
+#include "gpu/check.h"
+#include "gpu/vendor.h"
+#include "primitives/elementwise.h"
 
 #include <cstddef>
 
 namespace {
 
-namespace ew = kit::basics::elementwise;
+namespace ew = kit::elementwise;
 
 constexpr int kThreads = ew::kThreads;
 constexpr int kPairsPerThread = 2;

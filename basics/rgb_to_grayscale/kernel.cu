@@ -10,14 +10,15 @@
 // 32 distinct banks, so no conflicts) and stores one output vector, coalesced. The width*height %
 // 4 pixels after the last group are done by the first threads of block 0. Pointers that are not
 // 16-byte aligned (never the judge's) take a scalar kernel, one pixel per thread.
-#include "../passes/elementwise.h"
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
+#include "primitives/elementwise.h"
 
 #include <cstddef>
 
 namespace {
 
-namespace ew = kit::basics::elementwise;
+namespace ew = kit::elementwise;
 
 constexpr int kThreads = ew::kThreads;
 constexpr int kGroupsPerThread = 2;                          // groups of four pixels

@@ -5,7 +5,8 @@
 // Memory-bound (8 bytes per element) but small: the judge's N = 100,000 is 800 KB, so the time is
 // the launch and a few memory latencies. Every output needs the sum over ALL inputs, so blocks
 // must exchange their partial sums; this does it in ONE cooperative launch (every block resident
-// at once, kit::gpu::launch_cooperative) rather than two launches, as softmax does at the same
+// at once; one block where the runtime refuses it: kit::gpu::launch_cooperative_or_single_block)
+// rather than two launches, as softmax does at the same
 // sizes (see softmax/README.md for why one launch wins there):
 //  1. each thread loads its first 16-byte vector (the grid is sized so that this is all of the
 //     input up to 524,288 elements) and keeps it in registers; a block adds its squares and
@@ -19,8 +20,10 @@
 //     the grid holds are read again, a path the judge's sizes never take).
 // Squares are summed in float within a block (at most 4096 of them, all positive) and the block
 // sums in double.
-#include "gpu/collectives.h"
-#include "gpu/gpu.h"
+#include "collectives/block.h"
+#include "gpu/backoff.h"
+#include "gpu/launch.h"
+#include "gpu/vendor.h"
 
 #include <algorithm>
 #include <cmath>
@@ -155,6 +158,7 @@ extern "C" void solve(const float *input, float gamma, float beta, float *output
   const std::size_t wanted = std::max<std::size_t>(1, (items + kThreads - 1) / kThreads);
   const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(wanted, resident));
   g_launch_epoch = g_launch_epoch == 0xffffffffu ? 1 : g_launch_epoch + 1;
-  kit::gpu::launch_cooperative("rms_normalize", rms_normalize, blocks, kThreads, 0, 0, input,
-                               output, N, gamma, beta, eps, g_launch_epoch, vectorized);
+  kit::gpu::launch_cooperative_or_single_block("rms_normalize", rms_normalize, blocks, kThreads, 0,
+                                               0, input, output, N, gamma, beta, eps,
+                                               g_launch_epoch, vectorized);
 }

@@ -3,7 +3,7 @@
 // (LeetGPU signature, device pointers; tolerance 1e-3 absolute and relative).
 //
 // Memory-bound: 12 bytes per element (a float and an int read, a float written). One launch of
-// the shared single-pass scan with decoupled look-back (../passes/lookback_scan.h) over the
+// the shared single-pass scan with decoupled look-back (primitives/tile_scan.h) over the
 // states (sum since the last segment start, whether a segment starts inside):
 //   combine(earlier, later) = later.starts ? later : (earlier.sum + later.sum, earlier.starts)
 // A state that contains a segment start absorbs everything before it, so a tile holding a flag
@@ -16,16 +16,16 @@
 // kept as one bit per element, so a thread holds its tile share in 72 registers on sm_90 (eight
 // groups per lane took 167). The tile states (40 bytes a tile, 1 MB at the judge's N) live in
 // scratch memory kept across calls and zeroed when it grows.
-#include "../passes/device_scratch.h"
-#include "../passes/lookback_scan.h"
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
+#include "primitives/tile_scan.h"
 
 #include <cstddef>
 #include <cstdint>
 
 namespace {
 
-namespace lookback = kit::basics::lookback;
+namespace lookback = kit::lookback;
 
 // The scan state of a run of elements: the sum since its last segment start (or since its first
 // element if it holds none) and whether it holds a segment start.
@@ -38,12 +38,6 @@ struct SegmentSum {
     return {later.starts ? later.sum : earlier.sum + later.sum, earlier.starts | later.starts};
   }
   __device__ bool absorbs() const { return starts != 0; }
-  __device__ SegmentSum shfl_up(unsigned delta) const {
-    return {kit::warp_shfl_up(sum, delta), kit::warp_shfl_up(starts, delta)};
-  }
-  __device__ SegmentSum shfl(int src) const {
-    return {kit::warp_shfl(sum, src), kit::warp_shfl(starts, src)};
-  }
 };
 
 // The tile shapes, per target. NVIDIA: 128 threads x 4 rounds of four elements per lane (on the
@@ -57,9 +51,6 @@ constexpr int kRounds = 2;
 constexpr int kThreads = 128;
 constexpr int kRounds = 4;
 #endif
-
-// The ticket counter, zero-initialised (the block drawing the last ticket resets it).
-__device__ unsigned g_next_tile;
 
 // Four elements: their values and a bit per segment start (the flags are needed only as bits,
 // which keeps the tile's registers down to five per group).
@@ -79,7 +70,6 @@ struct SegmentedScan {
   float *output;
   std::size_t n;
   bool vectorized; // all three pointers 16-byte aligned
-  lookback::SplitStates<SegmentSum> tile_states;
 
   __device__ Group load(std::size_t i) const {
     float4 v;
@@ -119,30 +109,7 @@ struct SegmentedScan {
       if (i + e < n)
         output[i + e] = out[e];
   }
-  __device__ lookback::SplitStates<SegmentSum> states() const { return tile_states; }
-  __device__ static unsigned *next_tile() { return &g_next_tile; }
 };
-
-// One epoch per launch: status words of earlier launches never match.
-std::uint64_t g_launch_epoch = 0;
-
-// The tile states of at least `tiles` tiles in scratch memory, zeroed (epoch 0 is no launch)
-// whenever the scratch grows; after that the epochs keep earlier launches' words from matching.
-lookback::SplitStates<SegmentSum> states_for(unsigned tiles) {
-  static kit::basics::DeviceScratch scratch;
-  static lookback::SplitStates<SegmentSum> states{};
-  static std::size_t capacity_tiles = 0;
-  if (tiles > capacity_tiles) {
-    const std::size_t bytes = tiles * (sizeof(std::uint64_t) + 2 * sizeof(SegmentSum));
-    char *base = static_cast<char *>(scratch.reserve(bytes));
-    GPU_CHECK(cudaMemsetAsync(base, 0, bytes));
-    states.status = reinterpret_cast<std::uint64_t *>(base);
-    states.aggregate = reinterpret_cast<SegmentSum *>(base + tiles * sizeof(std::uint64_t));
-    states.inclusive = states.aggregate + tiles;
-    capacity_tiles = tiles;
-  }
-  return states;
-}
 
 } // namespace
 
@@ -151,9 +118,6 @@ extern "C" void solve(const float *values, const int *flags, float *output, int 
     return;
   const auto aligned = [](const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
   const std::size_t n = static_cast<std::size_t>(N);
-  const unsigned tiles = lookback::tiles_for<SegmentedScan>(n);
   const bool vectorized = aligned(values) && aligned(flags) && aligned(output);
-  const SegmentedScan scan{values, flags, output, n, vectorized, states_for(tiles)};
-  lookback::scan_tiles<<<tiles, kThreads>>>(scan, tiles, lookback::next_epoch(g_launch_epoch));
-  GPU_CHECK_LAUNCH("lookback::scan_tiles");
+  lookback::launch_tile_scan(SegmentedScan{values, flags, output, n, vectorized});
 }

@@ -2,13 +2,13 @@
 //
 // Memory-bound: 8 bytes per element; an accurate expf and a division per element are far below
 // what the multiprocessors issue in the time the bytes take. The pass is the shared element-wise
-// one (../passes/elementwise.h: one 16-byte vector per thread on NVIDIA, four on gfx908, the
+// one (primitives/elementwise.h: one 16-byte vector per thread on NVIDIA, four on gfx908, the
 // last N % 4 elements done by the first threads of block 0, a scalar kernel for pointers that are
-// not 16-byte aligned); the operation is torch's, from ../passes/activations.h (saturating to 0 and
-// 1 without a NaN for any magnitude, infinities included).
-#include "../passes/activations.h"
-#include "../passes/elementwise.h"
-#include "gpu/gpu.h"
+// not 16-byte aligned); the operation is torch's, from primitives/activations.h (saturating to 0
+// and 1 without a NaN for any magnitude, infinities included).
+#include "gpu/vendor.h"
+#include "primitives/activations.h"
+#include "primitives/elementwise.h"
 
 #include <cstddef>
 
@@ -16,7 +16,7 @@ namespace {
 
 struct Sigmoid {
   __device__ __forceinline__ float operator()(float x) const {
-    return kit::basics::activations::sigmoid(x);
+    return kit::activations::sigmoid(x);
   }
 };
 
@@ -25,5 +25,5 @@ struct Sigmoid {
 extern "C" void solve(const float *X, float *Y, int N) {
   if (N <= 0)
     return;
-  kit::basics::elementwise::map(X, Y, static_cast<std::size_t>(N), Sigmoid());
+  kit::elementwise::map(X, Y, static_cast<std::size_t>(N), Sigmoid());
 }

@@ -4,7 +4,7 @@
 //
 // Memory-bound: 4 bytes read per element and 4 written per kept element. One launch, a
 // single-pass scan of the kept counts with decoupled look-back (tickets, status words and the
-// look-back of ../passes/lookback_scan.h):
+// look-back of primitives/lookback.h):
 //  - a block of 512 threads draws its 8192-element tile from a ticket counter (so it only ever
 //    waits on tiles that are already running) and loads it as four 16-byte loads per thread, all
 //    issued before any is used; each warp owns a contiguous run. 32 KB of shared memory per block
@@ -22,30 +22,18 @@
 // and read with single relaxed atomics; the epoch changes every launch, so nothing is cleared.
 // The predicate is the float comparison A[i] > 0: NaN, -0 and +0 are dropped, positive
 // subnormals kept, and kept values are copied bit for bit.
-#include "../passes/lookback_scan.h"
-#include "gpu/collectives.h"
-#include "gpu/gpu.h"
+#include "collectives/warp.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
+#include "primitives/lookback.h"
+#include "primitives/tile_scan.h"
 
 #include <cstddef>
 #include <cstdint>
 
 namespace {
 
-namespace lookback = kit::basics::lookback;
-
-// The scan state: a number of kept elements.
-struct Count {
-  unsigned n;
-
-  __device__ static Count identity() { return {0u}; }
-  __device__ static Count combine(const Count &earlier, const Count &later) {
-    return {earlier.n + later.n};
-  }
-  __device__ Count shfl_up(unsigned delta) const { return {kit::warp_shfl_up(n, delta)}; }
-  __device__ Count shfl(int src) const { return {kit::warp_shfl(n, src)}; }
-  __device__ std::uint32_t bits() const { return n; }
-  __device__ static Count from_bits(std::uint32_t bits) { return {bits}; }
-};
+namespace lookback = kit::lookback;
 
 constexpr int kThreads = 512;
 constexpr int kWarps = kThreads / KIT_WARP_SIZE;
@@ -74,7 +62,7 @@ __device__ __forceinline__ unsigned kept_bits(float4 v) {
          unsigned{v.w > 0.0f} << 3;
 }
 
-using kit::basics::lookback::component;
+using kit::lookback::component;
 
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     compact_tiles(const float *__restrict__ in, float *__restrict__ out, std::size_t n,
@@ -119,7 +107,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     warp_offset[warp] = carry;
   __syncthreads();
 
-  const lookback::PackedStates<Count> states{g_tile_words};
+  const lookback::PackedStates<unsigned> states{g_tile_words};
   if (warp == 0) {
     const unsigned warp_total = lane < kWarps ? warp_offset[lane] : 0u;
     unsigned tile_count;
@@ -129,7 +117,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     if (lane == 0) {
       tile_count_shared = tile_count;
       states.publish(tile, epoch, tile == 0 ? lookback::kInclusive : lookback::kAggregate,
-                     Count{tile_count});
+                     tile_count);
     }
   }
   __syncthreads();
@@ -147,9 +135,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
   if (warp == 0) {
     unsigned before = 0;
     if (tile > 0) {
-      before = lookback::look_back<Count>(states, tile, epoch).n;
+      before = lookback::look_back<unsigned>(states, tile, epoch, kit::Plus(), 0u);
       if (lane == 0)
-        states.publish(tile, epoch, lookback::kInclusive, Count{before + tile_count_shared});
+        states.publish(tile, epoch, lookback::kInclusive, before + tile_count_shared);
     }
     if (lane == 0)
       before_shared = before;

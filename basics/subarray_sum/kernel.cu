@@ -3,15 +3,15 @@
 // arrives uninitialised; solve writes it, it never accumulates.
 //
 // The range is a box of one segment for the box sum shared with the 2-D and 3-D sub-array sums
-// in ../passes/box_sum.h: only input[S..E] is read, with 16-byte loads between at most 3 scalar
+// in primitives/box_sum.h: only input[S..E] is read, with 16-byte loads between at most 3 scalar
 // ints at each end, in one launch whose block sums the last block to finish combines. The sum is
 // exact (at most 1e8 values of at most 10 in the challenge) and otherwise wraps modulo 2^32, as
 // the judge's int64 sum does when it is stored into the int32 output.
-#include "../passes/box_sum.h"
+#include "primitives/box_sum.h"
 
 extern "C" void solve(const int *input, int *output, int N, int S, int E) {
   (void)N; // the range alone says what to read
   const long long length = static_cast<long long>(E) - S + 1;
-  kit::basics::box_sum::sum_box(input, static_cast<std::size_t>(S), 0, 0, 1, 1,
-                                length > 0 ? static_cast<unsigned int>(length) : 0u, output);
+  kit::box_sum::sum_box(input, static_cast<std::size_t>(S), 0, 0, 1, 1,
+                        length > 0 ? static_cast<unsigned int>(length) : 0u, output);
 }

@@ -3,12 +3,12 @@
 //
 // Memory-bound: 12 bytes per output (two floats read, one written); an accurate expf and a
 // division per output are far below what the multiprocessors issue meanwhile. The pass is the
-// shared gated one (../passes/gated.h: the element-wise binary pass over the two halves, with a
+// shared gated one (primitives/gated.h: the element-wise binary pass over the two halves, with a
 // coalesced vector path for the second half's start when N / 2 % 4 != 0); the silu is torch's,
-// from ../passes/activations.h.
-#include "../passes/activations.h"
-#include "../passes/gated.h"
-#include "gpu/gpu.h"
+// from primitives/activations.h.
+#include "gpu/vendor.h"
+#include "primitives/activations.h"
+#include "primitives/gated.h"
 
 #include <cstddef>
 
@@ -17,7 +17,7 @@ namespace {
 // (x1 * sigmoid(x1)) * x2, in the reference's order, each step rounded to float.
 struct Swiglu {
   __device__ __forceinline__ float operator()(float x1, float x2) const {
-    return kit::basics::activations::silu(x1) * x2;
+    return kit::activations::silu(x1) * x2;
   }
 };
 
@@ -26,5 +26,5 @@ struct Swiglu {
 extern "C" void solve(const float *input, float *output, int N) {
   if (N < 2)
     return;
-  kit::basics::gated::map(input, output, static_cast<std::size_t>(N / 2), Swiglu());
+  kit::gated::map(input, output, static_cast<std::size_t>(N / 2), Swiglu());
 }

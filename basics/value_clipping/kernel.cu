@@ -2,12 +2,12 @@
 // pointers, lo <= hi).
 //
 // Memory-bound: 8 bytes per element. The pass is the shared element-wise one
-// (../passes/elementwise.h: one 16-byte vector per thread on NVIDIA, four on gfx908, the last N % 4
-// elements done by the first threads of block 0, a scalar kernel for pointers that are not 16-byte
-// aligned); the bounds travel to the kernel inside the operation object (kernel parameters, no
-// copy).
-#include "../passes/elementwise.h"
-#include "gpu/gpu.h"
+// (primitives/elementwise.h: one 16-byte vector per thread on NVIDIA, four on gfx908, the last N %
+// 4 elements done by the first threads of block 0, a scalar kernel for pointers that are not
+// 16-byte aligned); the bounds travel to the kernel inside the operation object (kernel parameters,
+// no copy).
+#include "gpu/vendor.h"
+#include "primitives/elementwise.h"
 
 #include <cstddef>
 
@@ -28,5 +28,5 @@ struct Clip {
 extern "C" void solve(const float *input, float *output, float lo, float hi, int N) {
   if (N <= 0)
     return;
-  kit::basics::elementwise::map(input, output, static_cast<std::size_t>(N), Clip{lo, hi});
+  kit::elementwise::map(input, output, static_cast<std::size_t>(N), Clip{lo, hi});
 }

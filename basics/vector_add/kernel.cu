@@ -1,12 +1,12 @@
 // vector_add: C = A + B over N floats (LeetGPU signature, device pointers).
 //
 // Memory-bound: 12 bytes per element. The pass is the shared element-wise one
-// (../passes/elementwise.h): each thread loads its 16-byte vectors of both inputs before it adds
+// (primitives/elementwise.h): each thread loads its 16-byte vectors of both inputs before it adds
 // and stores (one per thread on NVIDIA, four on gfx908: the pass's per-target table); the few
 // elements after the last whole float4 are done by the first threads of block 0, and pointers
 // that are not 16-byte aligned (never the case for judge tensors) take a scalar kernel.
-#include "../passes/elementwise.h"
-#include "gpu/gpu.h"
+#include "gpu/vendor.h"
+#include "primitives/elementwise.h"
 
 #include <cstddef>
 
@@ -21,5 +21,5 @@ struct Add {
 extern "C" void solve(const float *A, const float *B, float *C, int N) {
   if (N <= 0)
     return;
-  kit::basics::elementwise::map(A, B, C, static_cast<std::size_t>(N), Add());
+  kit::elementwise::map(A, B, C, static_cast<std::size_t>(N), Add());
 }

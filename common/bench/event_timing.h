@@ -12,7 +12,9 @@
 // Launch::kIdle keeps the old behaviour, for reporting what one call from an idle host costs.
 #pragma once
 
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/resources.h"
+#include "gpu/vendor.h"
 
 #include <algorithm>
 #include <vector>
@@ -61,10 +63,8 @@ EventTiming time_events(int warmup, int runs, Work &&work, Before &&before,
     work();
     GPU_CHECK(cudaEventRecord(stop, 0));
     GPU_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    GPU_CHECK(cudaEventElapsedTime(&ms, start, stop));
     if (round >= warmup)
-      times.push_back(ms);
+      times.push_back(gpu::elapsed_ms(start, stop));
   }
   GPU_CHECK(cudaEventDestroy(start));
   GPU_CHECK(cudaEventDestroy(stop));

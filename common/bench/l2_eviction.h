@@ -5,7 +5,9 @@
 // which a 1 GiB copy (the bandwidth reference) hardly notices.
 #pragma once
 
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/launch.h"
+#include "gpu/vendor.h"
 
 #include <algorithm>
 #include <cstddef>

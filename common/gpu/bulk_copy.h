@@ -6,7 +6,7 @@
 // bulk-copy functions must not be called (kGpuBulkCopy says where they exist).
 #pragma once
 
-#include "gpu/gpu.h"
+#include "gpu/vendor.h"
 
 #include <cstdint>
 

@@ -1,7 +1,7 @@
 // The MI100 persona (CUDA builds with -DKIT_PERSONA=gfx908): the NVIDIA GPU runs the kit's
 // kernels as if it were an MI100, so that the code paths only gfx908 takes (64-lane warps, 64-bit
 // lane masks, wave-sized tiles and windows, configurations sized for 64 KB of LDS and 120 CUs)
-// execute and can be tested. Kernels do not change: gpu.h routes its warp helpers here.
+// execute and can be tested. Kernels do not change: gpu/vendor.h routes its warp helpers here.
 //
 // A 64-lane group is two hardware warps of consecutive threadIdx.x. Its lanes exchange values
 // through a per-block shared-memory array (8 bytes per thread) and synchronise with a named
@@ -12,11 +12,11 @@
 //
 // What it proves: the wave64 logic (lane arithmetic, masks, shuffles, ballots, group-sized tiles,
 // look-back windows) and every configuration chosen for gfx908 (its tuning tables, 64 KB of shared
-// memory, 120 multiprocessors, an 8 MB L2, reported to the host code by gpu.h). What it cannot:
-// AMD's memory model and caches, the lock-step execution of a wavefront (here the two halves of a
-// group run independently between synchronisations, which is stricter for code that relies on
-// synchronisation, and hides code that wrongly relies on lock-step), register and LDS limits as
-// the AMD compiler applies them, and any timing.
+// memory, 120 multiprocessors, an 8 MB L2, reported to the host code by gpu/device.h). What it
+// cannot: AMD's memory model and caches, the lock-step execution of a wavefront (here the two
+// halves of a group run independently between synchronisations, which is stricter for code that
+// relies on synchronisation, and hides code that wrongly relies on lock-step), register and LDS
+// limits as the AMD compiler applies them, and any timing.
 #pragma once
 
 #include <cstdint>

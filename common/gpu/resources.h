@@ -3,7 +3,8 @@
 // GPU_CHECK (exit 3, naming the call). Move-only.
 #pragma once
 
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
 
 #include <cstddef>
 #include <utility>
@@ -98,5 +99,29 @@ class Event : public detail::Owned<cudaEvent_t, detail::EventDestroy> {
 public:
   Event() { GPU_CHECK(cudaEventCreateWithFlags(&handle_, cudaEventDisableTiming)); }
 };
+
+// Milliseconds between two recorded timing events (cudaEventCreate without DisableTiming), once
+// `stop` has completed.
+inline double elapsed_ms(cudaEvent_t start, cudaEvent_t stop) {
+  float ms = 0;
+  GPU_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  return ms;
+}
+
+// Device time of the work `enqueue` puts on the default stream: timing events around it, and a
+// wait for the second.
+template <class Enqueue> double device_ms(Enqueue &&enqueue) {
+  cudaEvent_t start, stop;
+  GPU_CHECK(cudaEventCreate(&start));
+  GPU_CHECK(cudaEventCreate(&stop));
+  GPU_CHECK(cudaEventRecord(start, 0));
+  enqueue();
+  GPU_CHECK(cudaEventRecord(stop, 0));
+  GPU_CHECK(cudaEventSynchronize(stop));
+  const double ms = elapsed_ms(start, stop);
+  (void)cudaEventDestroy(start);
+  (void)cudaEventDestroy(stop);
+  return ms;
+}
 
 } // namespace kit::gpu

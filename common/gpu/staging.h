@@ -16,6 +16,7 @@
 // the statistics and the normalisation of a softmax).
 #pragma once
 
+#include "gpu/check.h"
 #include "gpu/resources.h"
 #include "io/threads.h"
 
@@ -224,9 +225,7 @@ private:
   static double drain_intervals(Intervals &intervals) {
     double total = 0;
     for (auto &[start, stop] : intervals) {
-      float ms = 0;
-      GPU_CHECK(cudaEventElapsedTime(&ms, start, stop));
-      total += ms;
+      total += elapsed_ms(start, stop);
       (void)cudaEventDestroy(start);
       (void)cudaEventDestroy(stop);
     }

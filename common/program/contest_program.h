@@ -14,7 +14,7 @@ constexpr int kExitUsage = 1;
 // The input is not a valid instance: InputError (with file:line:column) or FileError (missing,
 // unreadable, empty).
 constexpr int kExitBadInput = 2;
-// 3 is kit::gpu::kGpuFailureExitCode (gpu.h): a GPU runtime call failed.
+// 3 is kit::gpu::kGpuFailureExitCode (gpu/check.h): a GPU runtime call failed.
 // The input is valid but the machine failed: writing the output (OutputError), or host memory
 // (HostMemoryError, host_memory.h, or std::bad_alloc).
 constexpr int kExitSystemFailure = 4;

@@ -8,7 +8,8 @@
 // the submission exporter (which inlines library sources and pins the backend to HIP) gets the
 // GPU version whatever backend the exporting build was configured with.
 #if !defined(KIT_BACKEND_CPU)
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/vendor.h"
 #endif
 
 namespace kit::io {
@@ -17,7 +18,7 @@ namespace kit::io {
 
 bool built_for_gpu() { return false; }
 GpuWarmup::~GpuWarmup() = default;
-void GpuWarmup::start() {}
+void GpuWarmup::start(void (*)()) {}
 void GpuWarmup::finish() {}
 
 #else
@@ -43,12 +44,16 @@ GpuWarmup::~GpuWarmup() {
     thread_.join();
 }
 
-void GpuWarmup::start() {
+void GpuWarmup::start(void (*load_code)()) {
   if (started_)
     return;
   started_ = true;
   try {
-    thread_ = std::thread([this] { status_ = start_runtime(&startup_ms_); });
+    thread_ = std::thread([this, load_code] {
+      status_ = start_runtime(&startup_ms_);
+      if (status_ == 0 && load_code)
+        load_code(); // a failing runtime call there reports itself and exits, as in solve()
+    });
   } catch (const std::system_error &) {
     started_ = false; // no thread: finish() starts the runtime itself
   }
@@ -62,7 +67,7 @@ void GpuWarmup::finish() {
     thread_.join();
   else
     status_ = start_runtime(&startup_ms_);
-  // In CUDA spelling like every checked call; on HIP the message names hipFree (gpu.h).
+  // In CUDA spelling like every checked call; on HIP the message names hipFree (gpu/check.h).
   kit::gpu::check(static_cast<cudaError_t>(status_),
                   "cudaFree(nullptr) (GPU runtime start-up, overlapped with input parsing)",
                   __FILE__, __LINE__);

@@ -21,9 +21,12 @@ public:
   // are left to the runtime calls that follow, if any.
   ~GpuWarmup();
 
-  // Creates the context of the current device (cudaFree(0) / hipFree(0)) on a new thread. Does
-  // nothing on the CPU backend. Starts at most once.
-  void start();
+  // Creates the context of the current device (cudaFree(0) / hipFree(0)) on a new thread, then
+  // calls `load_code` there (when given and the runtime started): the problem's
+  // preload_gpu_code(), which loads the code of the kernels solve() launches, so that the
+  // runtime's lazy code loading happens during parsing too. Does nothing on the CPU backend.
+  // Starts at most once.
+  void start(void (*load_code)() = nullptr);
   // Returns once the runtime is up. A failed start-up is reported like GPU_CHECK reports any
   // call ("CUDA error: cudaFree(nullptr) ... failed at ...: <cause>", on HIP "HIP error:
   // hipFree(nullptr) ...") and ends the program with kit::gpu::kGpuFailureExitCode (3). Starts

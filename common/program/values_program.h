@@ -4,12 +4,12 @@
 // the reference), write one line.
 #pragma once
 
+#include "io/text_parse.h"
+#include "io/text_writer.h"
 #include "program/contest_program.h"
 #include "program/gpu_warmup.h"
 #include "program/phase_timer.h"
 #include "program/small_input.h"
-#include "io/text_parse.h"
-#include "io/text_writer.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -28,6 +28,8 @@ template <class Kind> struct ValuesProgram {
   // The CPU reference: the whole answer on the CPU backend, and in GPU builds for inputs within
   // the small-input limits (small_input.h; each problem's README, "Small inputs").
   void (*reference)(const T *input, T *output, std::size_t n);
+  // Loads the GPU code solve() runs, on the warm-up thread (gpu_warmup.h); null: nothing.
+  void (*preload_gpu_code)() = nullptr;
   SmallInputLimits small_input;
   char *(*format)(char *out, T value);
   int max_value_chars; // longest formatted value
@@ -61,7 +63,7 @@ int run_values_program(int argc, char **argv, const ValuesProgram<Kind> &program
     timer.path(on_cpu || !built_for_gpu() ? "cpu" : "gpu");
     GpuWarmup warmup;
     if (!on_cpu)
-      warmup.start();
+      warmup.start(program.preload_gpu_code);
     timer.mark("header");
     ThreadPool &pool = default_pool();
     // Uninitialised on purpose: the parse threads touch (and so place) the pages first. Sized by

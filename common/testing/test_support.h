@@ -2,8 +2,9 @@
 // contents, and failure reporting that names what was compared.
 #pragma once
 
-#include "gpu/gpu.h"
+#include "gpu/check.h"
 #include "gpu/resources.h"
+#include "gpu/vendor.h"
 
 #include <cstdio>
 #include <cstdlib>

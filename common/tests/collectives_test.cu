@@ -1,7 +1,9 @@
 // Every warp and block collective against a CPU model, for block sizes 64..1024 (960 under the
 // MI100 persona), several element types and operators, and a ragged tail (threads past N
 // contribute the identity).
-#include "gpu/collectives.h"
+#include "collectives/block.h"
+#include "gpu/check.h"
+#include "gpu/device.h"
 #include "testing/test_support.h"
 
 #include <algorithm>

@@ -3,8 +3,13 @@
 // back-off hint, acquire/release message passing between two blocks, the 64-bit atomic max, and
 // the memory-movement hints (L2 prefetch, asynchronous global-to-shared copies), the device- and
 // block-scope atomics and the cooperative launch.
+#include "gpu/backoff.h"
 #include "gpu/bulk_copy.h"
-#include "gpu/gpu.h"
+#include "gpu/check.h"
+#include "gpu/device.h"
+#include "gpu/launch.h"
+#include "gpu/math.h"
+#include "gpu/vendor.h"
 #include "testing/test_support.h"
 
 #include <algorithm>
@@ -208,9 +213,13 @@ int main() {
       kit::test::DeviceBuffer<Flag> d_flag(1);
       kit::test::DeviceBuffer<int> d_payload(payload_size), d_seen(payload_size + 1);
       GPU_CHECK(cudaMemset(d_flag.get(), 0, sizeof(Flag)));
-      kit::gpu::launch_cooperative("message_passing_kernel", message_passing_kernel<Flag>, 2, 256,
-                                   0, nullptr, d_flag.get(), d_payload.get(), d_seen.get(),
-                                   payload_size, ready);
+      // Block 1 waits for block 0: without a cooperative launch the test cannot run safely.
+      if (!kit::gpu::try_launch_cooperative("message_passing_kernel", message_passing_kernel<Flag>,
+                                            2, 256, 0, nullptr, d_flag.get(), d_payload.get(),
+                                            d_seen.get(), payload_size, ready)) {
+        check.expect(false, "cooperative launch of message_passing_kernel");
+        return;
+      }
       std::vector<int> want(payload_size + 1);
       for (int j = 0; j < payload_size; ++j)
         want[j] = 3 * j + 1;

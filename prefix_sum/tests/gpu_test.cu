@@ -1,15 +1,19 @@
 // prefix_sum on the GPU against the CPU reference. Every scan configuration the benchmark can run
-// (scan_configs.h: the tuned one, both tile orders, other shapes) runs at awkward sizes (both
+// (bench/scan_configs.h: the tuned one, both tile orders, other shapes) runs at awkward sizes (both
 // sides of the resident-grid limit too, where a cooperative launch gives way to tickets), with
 // int32 wrap-around, misaligned and in-place buffers, chained chunks, a non-sum operator, 100
 // repeated scans of one large input (look-back races show up as rare wrong tiles) and N = 1e9;
 // then the host-pointer paths behind solve().
-#include "device_scan.h"
-#include "kernel_compare.h"
-#include "kernel_pipeline.h"
+#include "bench/device_compare.h"
+#include "bench/scan_configs.h"
+#include "gpu/check.h"
+#include "gpu/device.h"
+#include "gpu/launch.h"
+#include "gpu/tuning_dispatch.h"
+#include "primitives/device_scan.h"
 #include "reference.h"
-#include "scan_configs.h"
 #include "solve.h"
+#include "solve_gpu.h"
 #include "testing/random.h"
 #include "testing/test_support.h"
 #include "tuning.h"

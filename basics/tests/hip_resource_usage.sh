@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Register use and spills of every basics kernel on AMD (default gfx908, MI100), compiled from
+# each problem's kernel.cu. Exits 1 if any kernel spills: each kernel keeps its working set in
+# registers, and scratch memory would add memory traffic to passes that are bound by it.
+#
+#   basics/hip_resource_usage.sh [gfx-arch]          (HIPCC=<compiler> to pick another hipcc)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+sources=()
+for kernel in "$root"/basics/*/kernel.cu; do
+  sources+=("basics/$(basename "$(dirname "$kernel")")/kernel.cu")
+done
+exec "$root/cmake/hip_resource_usage.sh" -a "${1:-gfx908}" \
+  -n 's/kit::(elementwise|count):://; s/matmul::TileShape/TileShape/' "${sources[@]}"

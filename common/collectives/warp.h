@@ -1,0 +1,171 @@
+// Warp collectives: shuffles of any value type, reduce and inclusive/exclusive scan over a warp,
+// generic over the warp size (32 or 64 lanes). Layered as CUB's and rocPRIM's warp primitives:
+// only the vendor layer's shuffles underneath (gpu/vendor.h).
+//
+// Every function is a collective: all lanes of the warp must call it.
+#pragma once
+
+#include "gpu/vendor.h"
+
+#include <cstring>
+#include <type_traits>
+
+namespace kit {
+
+struct Plus {
+  template <class T> __host__ __device__ __forceinline__ T operator()(T a, T b) const {
+    return a + b;
+  }
+};
+struct Max {
+  template <class T> __host__ __device__ __forceinline__ T operator()(T a, T b) const {
+    return a < b ? b : a;
+  }
+};
+struct Min {
+  template <class T> __host__ __device__ __forceinline__ T operator()(T a, T b) const {
+    return b < a ? b : a;
+  }
+};
+
+#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__)
+
+// ---------------------------------------------------------------------------------------------
+// Shuffles of any trivially copyable type: arithmetic types as the vendor moves them (one
+// instruction per 32 bits), other types (a scan state such as an affine map) word by word.
+// ---------------------------------------------------------------------------------------------
+namespace detail {
+template <class T, class Move> __device__ __forceinline__ T shuffle_words(const T &v, Move move) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 4 == 0,
+                "shuffled types are trivially copyable and a whole number of 32-bit words");
+  constexpr int kWords = sizeof(T) / 4;
+  unsigned words[kWords];
+  std::memcpy(words, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < kWords; ++i)
+    words[i] = move(words[i]);
+  T result;
+  std::memcpy(&result, words, sizeof(T));
+  return result;
+}
+} // namespace detail
+
+template <class T> __device__ __forceinline__ T shuffle(const T &v, int src_lane) {
+  if constexpr (std::is_arithmetic_v<T>)
+    return warp_shfl(v, src_lane);
+  else
+    return detail::shuffle_words(v, [&](unsigned w) { return warp_shfl(w, src_lane); });
+}
+template <class T> __device__ __forceinline__ T shuffle_up(const T &v, unsigned delta) {
+  if constexpr (std::is_arithmetic_v<T>)
+    return warp_shfl_up(v, delta);
+  else
+    return detail::shuffle_words(v, [&](unsigned w) { return warp_shfl_up(w, delta); });
+}
+template <class T> __device__ __forceinline__ T shuffle_xor(const T &v, int lane_mask) {
+  if constexpr (std::is_arithmetic_v<T>)
+    return warp_shfl_xor(v, lane_mask);
+  else
+    return detail::shuffle_words(v, [&](unsigned w) { return warp_shfl_xor(w, lane_mask); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Warp level
+// ---------------------------------------------------------------------------------------------
+
+#if KIT_DPP
+// ---------------------------------------------------------------------------------------------
+// DPP scans (AMD wave64 and the MI100 persona): six lane moves inside VALU instructions, where the
+// shuffle version below takes six ds_bpermute round trips through the LDS crossbar (rocPRIM's
+// warp_scan_dpp). Each move's result is used only in the lanes it reaches.
+// ---------------------------------------------------------------------------------------------
+namespace detail {
+template <int kMove, int kRowMask, class T> __device__ __forceinline__ T dpp_move_any(const T &v) {
+  return shuffle_words(v, [](unsigned w) { return dpp_move<kMove, kRowMask>(w); });
+}
+template <class T> __device__ __forceinline__ T read_lane_any(const T &v, int lane) {
+  return shuffle_words(v, [&](unsigned w) { return warp_read_lane(w, lane); });
+}
+} // namespace detail
+
+// Inclusive scan over the warp: within rows of 16 lanes by row_shr 1, 2, 4, 8, then across rows
+// by row_bcast:15 (row 0's total into row 1, row 2's into row 3) and row_bcast:31 (the first half's
+// total into rows 2 and 3). op(earlier, later) keeps the lanes' order.
+template <class T, class Op> __device__ __forceinline__ T warp_inclusive_scan(T v, Op op) {
+  static_assert(KIT_WARP_SIZE == 64, "the DPP scan covers a 64-lane wavefront");
+  const int lane = lane_id();
+  const int row_lane = lane & 15;
+  T t = detail::dpp_move_any<kDppRowShr1, 0xf>(v);
+  if (row_lane >= 1)
+    v = op(t, v);
+  t = detail::dpp_move_any<kDppRowShr2, 0xf>(v);
+  if (row_lane >= 2)
+    v = op(t, v);
+  t = detail::dpp_move_any<kDppRowShr4, 0xf>(v);
+  if (row_lane >= 4)
+    v = op(t, v);
+  t = detail::dpp_move_any<kDppRowShr8, 0xf>(v);
+  if (row_lane >= 8)
+    v = op(t, v);
+  t = detail::dpp_move_any<kDppRowBcast15, 0xa>(v);
+  if (lane & 16)
+    v = op(t, v);
+  t = detail::dpp_move_any<kDppRowBcast31, 0xc>(v);
+  if (lane >= 32)
+    v = op(t, v);
+  return v;
+}
+
+// Reduction over the warp; every lane receives the result: the last lane of the inclusive scan,
+// read as a scalar.
+template <class T, class Op> __device__ __forceinline__ T warp_reduce(T v, Op op) {
+  return detail::read_lane_any(warp_inclusive_scan(v, op), KIT_WARP_SIZE - 1);
+}
+
+// Exclusive scan over the warp; lane 0 receives `identity`. `warp_total` gets the inclusive
+// result of the last lane.
+template <class T, class Op>
+__device__ __forceinline__ T warp_exclusive_scan(T v, Op op, T identity, T &warp_total) {
+  const T inclusive = warp_inclusive_scan(v, op);
+  warp_total = detail::read_lane_any(inclusive, KIT_WARP_SIZE - 1);
+  const T exclusive = detail::dpp_move_any<kDppWaveShr1, 0xf>(inclusive);
+  return lane_id() == 0 ? identity : exclusive;
+}
+
+#else // shuffles
+
+// Reduction over the warp; every lane receives the result (butterfly exchange).
+template <class T, class Op> __device__ __forceinline__ T warp_reduce(T v, Op op) {
+#pragma unroll
+  for (int offset = KIT_WARP_SIZE / 2; offset > 0; offset /= 2)
+    v = op(v, shuffle_xor(v, offset));
+  return v;
+}
+
+// Inclusive scan over the warp (Hillis-Steele with shfl_up: log2(warp) steps).
+template <class T, class Op> __device__ __forceinline__ T warp_inclusive_scan(T v, Op op) {
+  const int lane = lane_id();
+#pragma unroll
+  for (int offset = 1; offset < KIT_WARP_SIZE; offset *= 2) {
+    T other = shuffle_up(v, offset);
+    if (lane >= offset)
+      v = op(other, v);
+  }
+  return v;
+}
+
+// Exclusive scan over the warp; lane 0 receives `identity`. `warp_total` gets the inclusive
+// result of the last lane.
+template <class T, class Op>
+__device__ __forceinline__ T warp_exclusive_scan(T v, Op op, T identity, T &warp_total) {
+  T inclusive = warp_inclusive_scan(v, op);
+  warp_total = shuffle(inclusive, KIT_WARP_SIZE - 1);
+  T exclusive = shuffle_up(inclusive, 1);
+  return lane_id() == 0 ? identity : exclusive;
+}
+
+#endif // KIT_DPP
+
+#endif // device compilation
+
+} // namespace kit

@@ -1,0 +1,399 @@
+// The vendor layer: renames and shims, nothing else. Kernels and host code are written once in
+// CUDA spelling (cudaMalloc, __global__, atomicAdd, ...); on HIP the runtime names are mapped to
+// hip* here, and what differs between the vendors at the level of single intrinsics is shimmed:
+// the warp size, warp shuffles, ballots and lane masks, and the scoped atomics through which
+// blocks communicate. Everything built on top (error checks, device queries, launches, back-off,
+// collectives, device-wide primitives) lives in headers of its own.
+//
+// Rules for code above this layer: never assume a warp is 32 lanes (use KIT_WARP_SIZE in device
+// code, kit::gpu::device_warp_size() on the host); lane masks are kit::lane_mask_t (64-bit); never
+// call a *_sync intrinsic directly.
+#pragma once
+
+// KIT_BACKEND_HIP comes from the build (kit::backend) so that plain C++ host files compiled by
+// g++ also pick HIP; the other macros cover hipcc/clang compiles such as the exported folders.
+#if defined(KIT_BACKEND_HIP) || defined(__HIPCC__) || defined(__HIP__) ||                          \
+    defined(__HIP_PLATFORM_AMD__)
+#define KIT_HIP 1
+#include <hip/hip_runtime.h>
+#else
+#define KIT_CUDA 1
+// <cuda/atomic> (libcu++, used by the device helpers only) is on nvcc's include path but not on a
+// host compiler's with CUDA 13 (it moved under include/cccl), so plain C++ files skip it.
+#if defined(__CUDACC__)
+#include <cuda/atomic>
+#endif
+#include <cuda_runtime.h>
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+// ---------------------------------------------------------------------------------------------
+// Runtime API: CUDA names, mapped to HIP.
+// ---------------------------------------------------------------------------------------------
+#if KIT_HIP
+#define cudaError_t hipError_t
+#define cudaSuccess hipSuccess
+#define cudaErrorNoDevice hipErrorNoDevice
+#define cudaErrorMemoryAllocation hipErrorOutOfMemory
+#define cudaGetErrorString hipGetErrorString
+#define cudaGetErrorName hipGetErrorName
+#define cudaGetLastError hipGetLastError
+#define cudaPeekAtLastError hipPeekAtLastError
+#define cudaGetDeviceCount hipGetDeviceCount
+#define cudaGetDevice hipGetDevice
+#define cudaSetDevice hipSetDevice
+#define cudaDeviceProp hipDeviceProp_t
+#define cudaGetDeviceProperties hipGetDeviceProperties
+#define cudaDeviceGetAttribute hipDeviceGetAttribute
+#define cudaDeviceAttr hipDeviceAttribute_t
+#define cudaDevAttrWarpSize hipDeviceAttributeWarpSize
+#define cudaDevAttrMultiProcessorCount hipDeviceAttributeMultiprocessorCount
+#define cudaDevAttrMaxSharedMemoryPerBlock hipDeviceAttributeMaxSharedMemoryPerBlock
+#define cudaDevAttrL2CacheSize hipDeviceAttributeL2CacheSize
+#define cudaDeviceSynchronize hipDeviceSynchronize
+#define cudaDeviceReset hipDeviceReset
+#define cudaFree hipFree
+#define cudaMalloc hipMalloc
+#define cudaMemGetInfo hipMemGetInfo
+#define cudaMemcpy hipMemcpy
+#define cudaMemcpyAsync hipMemcpyAsync
+#define cudaMemcpy2DAsync hipMemcpy2DAsync
+#define cudaMemset hipMemset
+#define cudaMemsetAsync hipMemsetAsync
+#define cudaMemcpyKind hipMemcpyKind
+#define cudaMemcpyHostToDevice hipMemcpyHostToDevice
+#define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define cudaMemcpyDeviceToDevice hipMemcpyDeviceToDevice
+#define cudaMemcpyDefault hipMemcpyDefault
+#define cudaMallocHost hipHostMalloc
+#define cudaFreeHost hipHostFree
+#define cudaHostRegister hipHostRegister
+#define cudaHostUnregister hipHostUnregister
+#define cudaHostRegisterDefault hipHostRegisterDefault
+#define cudaStream_t hipStream_t
+#define cudaStreamCreate hipStreamCreate
+#define cudaStreamCreateWithFlags hipStreamCreateWithFlags
+#define cudaStreamNonBlocking hipStreamNonBlocking
+#define cudaStreamDestroy hipStreamDestroy
+#define cudaStreamSynchronize hipStreamSynchronize
+#define cudaStreamWaitEvent hipStreamWaitEvent
+#define cudaEvent_t hipEvent_t
+#define cudaEventCreate hipEventCreate
+#define cudaEventCreateWithFlags hipEventCreateWithFlags
+#define cudaEventDisableTiming hipEventDisableTiming
+#define cudaEventDestroy hipEventDestroy
+#define cudaEventRecord hipEventRecord
+#define cudaEventSynchronize hipEventSynchronize
+#define cudaEventQuery hipEventQuery
+#define cudaEventElapsedTime hipEventElapsedTime
+#define cudaFuncSetAttribute hipFuncSetAttribute
+#define cudaFuncAttributes hipFuncAttributes
+#define cudaFuncGetAttributes hipFuncGetAttributes
+#define cudaFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
+#define cudaOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
+#define cudaLaunchCooperativeKernel hipLaunchCooperativeKernel
+#define cudaDevAttrCooperativeLaunch hipDeviceAttributeCooperativeLaunch
+#define cudaDevAttrComputeCapabilityMajor hipDeviceAttributeComputeCapabilityMajor
+#define cudaDevAttrComputeCapabilityMinor hipDeviceAttributeComputeCapabilityMinor
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// Warp size. KIT_WARP_SIZE is exact in device code (64 on CDNA/GCN, 32 on RDNA and NVIDIA). The
+// host pass of a HIP compile sees the default wavefront of the target family (64), so host code
+// must ask the device instead: kit::gpu::device_warp_size().
+// ---------------------------------------------------------------------------------------------
+#if KIT_HIP
+#if defined(__AMDGCN_WAVEFRONT_SIZE)
+#define KIT_WARP_SIZE __AMDGCN_WAVEFRONT_SIZE
+#else
+#define KIT_WARP_SIZE 64
+#endif
+#elif defined(KIT_PERSONA_GFX908)
+#include "gpu/persona.h" // 64-lane warps on the NVIDIA GPU (CMake option KIT_PERSONA)
+#else
+#define KIT_WARP_SIZE 32
+#endif
+
+namespace kit {
+
+// A bit per lane of a warp; 64 bits so that wave64 fits.
+using lane_mask_t = std::uint64_t;
+
+// The widest warp of any target (AMD's wave64): block sizes that are multiples of it divide
+// into whole warps everywhere.
+inline constexpr int kMaxWarpSize = 64;
+
+// The largest block a kernel may launch: 1024 threads on every target GPU (NVIDIA, and gfx908's
+// workgroup limit), 960 under the MI100 persona, whose 64-lane groups take one named barrier
+// each (gpu/persona.h). Kernels that size their block to the limit use this, not 1024.
+#if defined(KIT_PERSONA_GFX908)
+inline constexpr int kMaxBlockThreads = static_cast<int>(persona::kMaxBlockThreads);
+#else
+inline constexpr int kMaxBlockThreads = 1024;
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// Warp-level intrinsics. All lanes of the warp must call them together (converged): the CUDA
+// versions use the full-warp mask, which is what the HIP ones imply.
+// ---------------------------------------------------------------------------------------------
+#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__)
+
+__device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x) % KIT_WARP_SIZE; }
+__device__ __forceinline__ int warp_id() { return static_cast<int>(threadIdx.x) / KIT_WARP_SIZE; }
+
+#if defined(KIT_PERSONA_GFX908)
+// The MI100 persona's 64-lane groups (persona.h).
+template <class T> __device__ __forceinline__ T warp_shfl(T v, int src_lane) {
+  return persona::shfl(v, src_lane);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_up(T v, unsigned delta) {
+  return persona::shfl_up(v, delta);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_down(T v, unsigned delta) {
+  return persona::shfl_down(v, delta);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_xor(T v, int lane_mask) {
+  return persona::shfl_xor(v, lane_mask);
+}
+__device__ __forceinline__ lane_mask_t warp_ballot(bool predicate) {
+  return persona::ballot(predicate);
+}
+__device__ __forceinline__ void warp_sync() { persona::group_barrier(); }
+#elif KIT_CUDA
+inline constexpr unsigned kFullWarp = 0xffffffffu;
+template <class T> __device__ __forceinline__ T warp_shfl(T v, int src_lane) {
+  return __shfl_sync(kFullWarp, v, src_lane);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_up(T v, unsigned delta) {
+  return __shfl_up_sync(kFullWarp, v, delta);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_down(T v, unsigned delta) {
+  return __shfl_down_sync(kFullWarp, v, delta);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_xor(T v, int lane_mask) {
+  return __shfl_xor_sync(kFullWarp, v, lane_mask);
+}
+__device__ __forceinline__ lane_mask_t warp_ballot(bool predicate) {
+  return static_cast<lane_mask_t>(__ballot_sync(kFullWarp, predicate));
+}
+__device__ __forceinline__ void warp_sync() { __syncwarp(); }
+#else
+// HIP's shuffles have no mask: a wavefront executes in lock-step. They compile to ds_bpermute_b32
+// (a round trip through the LDS crossbar, no LDS allocated), whose read of a lane with its EXEC bit
+// clear returns 0, not the reader's own value (AMD CDNA1 ISA, "DS_BPERMUTE_B32"; LLVM's
+// llvm.amdgcn.ds.bpermute). __shfl_up and __shfl_down compute their source lane first and read
+// their own lane where it falls outside the width, so only a source lane that is inactive gives 0:
+// the kit calls them with every lane active. __ballot returns the 64-bit vote of the active lanes
+// (HIP programming guide, "Warp cross-lane functions").
+template <class T> __device__ __forceinline__ T warp_shfl(T v, int src_lane) {
+  return __shfl(v, src_lane);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_up(T v, unsigned delta) {
+  return __shfl_up(v, delta);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_down(T v, unsigned delta) {
+  return __shfl_down(v, delta);
+}
+template <class T> __device__ __forceinline__ T warp_shfl_xor(T v, int lane_mask) {
+  return __shfl_xor(v, lane_mask);
+}
+__device__ __forceinline__ lane_mask_t warp_ballot(bool predicate) {
+  return static_cast<lane_mask_t>(__ballot(predicate));
+}
+// Orders the memory accesses of the wavefront's lanes around this point, like __syncwarp: lane
+// b reads what lane a wrote before it. __builtin_amdgcn_wave_barrier alone only keeps the
+// compiler from moving code across it; the wavefront-scope release and acquire fences make the
+// LDS and global writes before it visible to the other lanes after it (LLVM AMDGPUUsage, "Memory
+// Model GFX9": wavefront-scope fences wait for the wave's own outstanding accesses).
+__device__ __forceinline__ void warp_sync() {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+}
+#endif
+
+// Maximum of a float over the warp, for values that are not NaN; every lane receives it. On sm_80
+// and later one redux instruction on an order-preserving integer image of the float (negative
+// values have their magnitude bits flipped), elsewhere a butterfly of shuffles.
+__device__ __forceinline__ float warp_max(float x) {
+#if KIT_CUDA && !defined(KIT_PERSONA_GFX908) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const auto ordered = [](int bits) { return bits ^ ((bits >> 31) & 0x7fffffff); };
+  return __int_as_float(ordered(__reduce_max_sync(kFullWarp, ordered(__float_as_int(x)))));
+#else
+#pragma unroll
+  for (int offset = KIT_WARP_SIZE / 2; offset > 0; offset /= 2)
+    x = fmaxf(x, warp_shfl_xor(x, offset));
+  return x;
+#endif
+}
+
+__device__ __forceinline__ int lane_mask_popcount(lane_mask_t m) { return __popcll(m); }
+// Index of the highest set lane, -1 for an empty mask.
+__device__ __forceinline__ int lane_mask_highest(lane_mask_t m) {
+  return m ? 63 - __clzll(static_cast<long long>(m)) : -1;
+}
+// Lanes strictly below the calling lane.
+__device__ __forceinline__ lane_mask_t lane_mask_lt() { return (lane_mask_t{1} << lane_id()) - 1; }
+
+// ---------------------------------------------------------------------------------------------
+// DPP lane moves (AMD GCN/CDNA wave64): the data-parallel-primitive modifiers that move a value
+// between lanes inside one VALU instruction, without the LDS round trip of ds_bpermute. The warp
+// collectives build their scans from the moves rocPRIM's warp_scan_dpp uses
+// (rocprim/warp/detail/warp_scan_dpp.hpp): row_shr:k within rows of 16 lanes, row_bcast:15 (lane
+// 15 of each row to the next row, rows 1 and 3 written), row_bcast:31 (lane 31 to rows 2 and 3),
+// wave_shr:1. dpp_move<kMove, kRowMask>(v) returns, in each lane the move reaches, the value of its
+// source lane; what other lanes receive is unspecified, and callers use it only where the move
+// reaches (the lane conditions of each move are in collectives/warp.h). The encodings are GFX9's
+// DPP_CTRL (AMD CDNA1 ISA, "DPP_CTRL Enumeration"). KIT_DPP is 1 where they exist: HIP on wave64,
+// and the MI100 persona, which emulates each move through its lane exchange so that the lane
+// logic built on them is executed (not only compiled) on NVIDIA.
+// ---------------------------------------------------------------------------------------------
+#if (KIT_HIP && KIT_WARP_SIZE == 64) || defined(KIT_PERSONA_GFX908)
+#define KIT_DPP 1
+#else
+#define KIT_DPP 0
+#endif
+
+#if KIT_DPP
+enum DppMove : int {
+  kDppRowShr1 = 0x111,
+  kDppRowShr2 = 0x112,
+  kDppRowShr4 = 0x114,
+  kDppRowShr8 = 0x118,
+  kDppWaveShr1 = 0x138,
+  kDppRowBcast15 = 0x142,
+  kDppRowBcast31 = 0x143,
+};
+
+template <int kMove, int kRowMask = 0xf> __device__ __forceinline__ unsigned dpp_move(unsigned v) {
+#if KIT_HIP
+  return static_cast<unsigned>(
+      __builtin_amdgcn_update_dpp(0, static_cast<int>(v), kMove, kRowMask, 0xf, false));
+#else
+  // The persona: each lane reads its source lane as the hardware would.
+  return persona::exchange(v, [](int lane) {
+    if (kMove >= kDppRowShr1 && kMove <= kDppRowShr1 + 14)
+      return lane - (kMove - kDppRowShr1 + 1);
+    if (kMove == kDppWaveShr1)
+      return lane - 1;
+    if (kMove == kDppRowBcast15)
+      return (lane & ~15) - 1;
+    return 31; // kDppRowBcast31
+  });
+#endif
+}
+
+// The value of lane `lane` (the same in every lane of the warp) in every lane: v_readlane_b32 on
+// AMD, a scalar read instead of a permute.
+__device__ __forceinline__ unsigned warp_read_lane(unsigned v, int lane) {
+#if KIT_HIP
+  return static_cast<unsigned>(__builtin_amdgcn_readlane(static_cast<int>(v), lane));
+#else
+  return persona::shfl(v, lane);
+#endif
+}
+#endif // KIT_DPP
+
+// ---------------------------------------------------------------------------------------------
+// Inter-block communication. Every load and store through which one block reads what another
+// wrote goes through these device-scope atomics, on both vendors: plain or volatile accesses may
+// be served from a non-coherent cache (NVIDIA's L1; gfx908's per-CU vector L1, which agent-scope
+// atomics bypass and acquires invalidate: LLVM AMDGPUUsage, "Memory Model GFX9"), and only atomics
+// carry the scope that makes them coherent. T is any 4- or 8-byte type
+// (int, unsigned, float, double, std::uint64_t). Relaxed orders nothing else; acquire orders
+// every later access of the thread after the load; release every earlier access before the
+// store, so data written before a release store may be read with plain loads after the acquire
+// load that sees it (the acquire invalidates what the reader's caches held).
+namespace detail {
+template <class T> struct AtomicSize {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "the atomic helpers move 4- or 8-byte values");
+};
+#if KIT_CUDA
+template <class T> using DeviceAtomicRef = cuda::atomic_ref<T, cuda::thread_scope_device>;
+#endif
+} // namespace detail
+
+template <class T> __device__ __forceinline__ T gpu_load_relaxed(const T *p) {
+  (void)detail::AtomicSize<T>{};
+#if KIT_CUDA
+  return detail::DeviceAtomicRef<T>(*const_cast<T *>(p)).load(cuda::memory_order_relaxed);
+#else
+  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+template <class T> __device__ __forceinline__ T gpu_load_acquire(const T *p) {
+  (void)detail::AtomicSize<T>{};
+#if KIT_CUDA
+  return detail::DeviceAtomicRef<T>(*const_cast<T *>(p)).load(cuda::memory_order_acquire);
+#else
+  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+template <class T> __device__ __forceinline__ void gpu_store_relaxed(T *p, T v) {
+  (void)detail::AtomicSize<T>{};
+#if KIT_CUDA
+  detail::DeviceAtomicRef<T>(*p).store(v, cuda::memory_order_relaxed);
+#else
+  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+template <class T> __device__ __forceinline__ void gpu_store_release(T *p, T v) {
+  (void)detail::AtomicSize<T>{};
+#if KIT_CUDA
+  detail::DeviceAtomicRef<T>(*p).store(v, cuda::memory_order_release);
+#else
+  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+
+// Relaxed device-scope 64-bit atomic max (no ordering of other memory). Publishing a state word
+// with it makes the state monotonic when several threads may publish in either order.
+__device__ __forceinline__ void gpu_atomic_max_relaxed(std::uint64_t *p, std::uint64_t v) {
+#if KIT_CUDA
+  atomicMax(reinterpret_cast<unsigned long long *>(p), static_cast<unsigned long long>(v));
+#else
+  __hip_atomic_fetch_max(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+
+// Block-scope atomic load and store of shared memory, for a value one warp writes and another
+// reads without a barrier in between (ordered by a block-scope fence and an arrival counter). On
+// NVIDIA they are read-modify-write atomics (an exchange; an add of 0): a relaxed block-scope load
+// or store compiles to a plain shared-memory access, which compute-sanitizer's racecheck cannot
+// tell from a racy one, while the atomic instructions it recognises. They are as cheap where they
+// are used (a few per block).
+namespace detail {
+template <class T>
+using AtomicWord = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+}
+template <class T> __device__ __forceinline__ T block_load_relaxed(const T *p) {
+  (void)detail::AtomicSize<T>{};
+#if KIT_CUDA
+  using Word = detail::AtomicWord<T>;
+  const Word bits = atomicAdd(reinterpret_cast<Word *>(const_cast<T *>(p)), Word{0});
+  T value;
+  std::memcpy(&value, &bits, sizeof(T));
+  return value;
+#else
+  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+#endif
+}
+template <class T> __device__ __forceinline__ void block_store_relaxed(T *p, T v) {
+  (void)detail::AtomicSize<T>{};
+#if KIT_CUDA
+  using Word = detail::AtomicWord<T>;
+  Word bits;
+  std::memcpy(&bits, &v, sizeof(T));
+  atomicExch(reinterpret_cast<Word *>(p), bits);
+#else
+  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+#endif
+}
+
+#endif // device compilation
+
+} // namespace kit
