@@ -43,7 +43,8 @@ class ResultsPage(unittest.TestCase):
     def test_a_rerun_replaces_its_sections_and_keeps_the_others(self):
         # A section whose output holds "## " lines: inside a fence, or naming no key of the
         # table, they never start a section.
-        basics = self.section("basics", "### Benchmark\n\n```\n## softmax\n```\n## Floors\nrow b1\n")
+        basics = self.section("basics",
+                              "### Benchmark\n\n```\n## softmax\n```\n## Floors\nrow b1\n")
         softmax = self.section("softmax", "old softmax\n")
         self.write([("basics", "2026-01-01", "aaa1111", "CUDA", "device_run.sh basics", basics),
                     ("softmax", "2026-01-01", "aaa1111", "CUDA", "device_run.sh softmax", softmax)])
