@@ -7,7 +7,9 @@
 #      (compile and link only) and run for real on one;
 #      checks that no kernel (contest or LeetGPU) spills registers on gfx908
 #      (<problem>/tests/hip_resource_usage.sh, basics/tests/hip_resource_usage.sh);
-#   4. runs the SLURM end-to-end test of self_test_and_submit.sbatch and builds the exported
+#   4. checks that every repository path named in Markdown and in code comments exists
+#      (.ci/check_paths.sh);
+#   5. runs the SLURM end-to-end test of self_test_and_submit.sbatch and builds the exported
 #      submission folders with their own Makefiles.
 # It ends with one line per stage: PASS or FAIL, its time, and what it counted (CTest's passed,
 # failed and skipped tests; "compiled and linked" when a GPU stage skipped every test for want of
@@ -139,6 +141,7 @@ stage "CPU backend: build and all tests" cpu_backend
 stage "CUDA backend (sm_90, sm_100): build, gpu tests" cuda_backend
 stage "CUDA as the MI100 persona (sm_90, KIT_PERSONA=gfx908): build, gpu tests" persona_build
 stage "HIP backend (gfx908): build, gpu tests" hip_backend
+script_stage .ci/check_paths.sh
 script_stage .ci/slurm_e2e.sh
 script_stage .ci/check_exports.sh
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 // GPU builds answer graphs with V up to these on the CPU, without starting the GPU runtime
-// (common/small_input.h; README "Small inputs").
+// (common/program/small_input.h; README "Small inputs").
 constexpr kit::io::SmallInputLimits kSmallInputVertices{256, 1024}; // contest, fastest
 
 int main(int argc, char **argv) {

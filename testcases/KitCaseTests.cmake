@@ -43,7 +43,7 @@ function(kit_add_generated_case_test problem mode name)
   endforeach()
 endfunction()
 
-# The small-input policy (common/small_input.h), on cases generated at its limits:
+# The small-input policy (common/program/small_input.h), on cases generated at its limits:
 #   kit_add_small_input_tests(<problem> <mode> CONTEST <limit> FASTEST <size> GEN <family>
 #                             [EDGES_PER_VERTEX <k>])
 # CONTEST is the problem's contest-mode limit (N, or V for apsp), FASTEST a size above it that the

@@ -160,13 +160,13 @@ void prefix_sum_block_scan_add(const float *input, float *output, int N) {
   scan_recursive(input, output, N, 0);
 }
 
-Solver seed_baseline(const std::string &problem) {
+Solver straightforward_baseline(const std::string &problem) {
   if (problem == "softmax")
-    return solver("seed-style 3-kernel softmax", softmax_three_kernels);
+    return solver("3-kernel softmax + atomics", softmax_three_kernels);
   if (problem == "reduction")
-    return solver("seed-style block tree + atomicAdd", reduction_atomic_blocks);
+    return solver("block tree + atomicAdd", reduction_atomic_blocks);
   if (problem == "prefix_sum")
-    return solver("seed-style block scan + add", prefix_sum_block_scan_add);
+    return solver("block scan + add", prefix_sum_block_scan_add);
   return {};
 }
 

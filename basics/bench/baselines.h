@@ -1,7 +1,7 @@
-// The benchmark baselines for softmax, reduction and prefix_sum: the straightforward versions
-// that the seed notes describe (their code is not available to us; these are our own
-// implementations of those designs, with the seeds' bugs fixed). Same signatures as the judge's
-// solve, device pointers.
+// The benchmark baselines for softmax, reduction and prefix_sum: the straightforward multi-kernel
+// and atomic designs that a first GPU solution of each problem takes (three kernels combining
+// blocks through global atomics; a block tree plus one atomicAdd per block; a block scan, the same
+// scan of the block totals, an add pass). Same signatures as the judge's solve, device pointers.
 #pragma once
 
 #include "harness/signature.h"
@@ -20,7 +20,7 @@ void reduction_atomic_blocks(const float *input, float *output, int N);
 // totals, then a kernel that adds each block's offset: 3+ launches, 3 passes over the data.
 void prefix_sum_block_scan_add(const float *input, float *output, int N);
 
-// The seed-style baseline of a problem, or one with an empty name when it has none.
-Solver seed_baseline(const std::string &problem);
+// The straightforward baseline of a problem (above), or one with an empty name when it has none.
+Solver straightforward_baseline(const std::string &problem);
 
 } // namespace kit::basics

@@ -174,8 +174,8 @@ int run_bench(const Problem &problem, const SolveEntry &entry, const BenchOption
   const double limit_fraction = limit_ms / kernel.median_ms;
 
   std::vector<Solver> baselines = entry.extra_baselines;
-  if (Solver seed = seed_baseline(problem.name); !seed.name.empty())
-    baselines.push_back(seed);
+  if (Solver simple = straightforward_baseline(problem.name); !simple.name.empty())
+    baselines.push_back(simple);
   BaselineResult best;
   for (const Solver &b : baselines) {
     try {

@@ -29,7 +29,7 @@ public:
   Timing measure(const std::function<void()> &work, int warmup, int runs);
 
 private:
-  std::unique_ptr<bench::L2Eviction> evict_l2_; // common/l2_eviction.h: a read pass
+  std::unique_ptr<bench::L2Eviction> evict_l2_; // common/bench/l2_eviction.h: a read pass
 };
 
 } // namespace kit::basics

@@ -3,9 +3,10 @@
 
 The fixture has a contest-style program `toy` (main.cpp, a library source, a kernel, solve.h
 including another header, a compile definition, a header first included inside a false #if) and
-a LeetGPU-style basics/vec/kernel.cu. The exported files are compiled and run with the host C++
-compiler (the fixture's "kernels" are plain C++), through the generated Makefile, so an inlining
-mistake (a missing or duplicated definition, two sources' internal names clashing) fails the test.
+a LeetGPU-style export_fixture/basics/vec/kernel.cu. The exported files are compiled and run with
+the host C++ compiler (the fixture's "kernels" are plain C++), through the generated Makefile, so
+an inlining mistake (a missing or duplicated definition, two sources' internal names clashing)
+fails the test.
 Run: python3 cmake/tests/test_export_submission.py
 """
 
@@ -102,7 +103,7 @@ class ExportTest(unittest.TestCase):
             expected = {
                 "main.h": [],
                 "kernel.hip": ['#include "main.h"'],
-                # the second one sits inside a /* */ comment of toy/main.cpp
+                # the second one sits inside a /* */ comment of export_fixture/toy/main.cpp
                 "main.cpp": ['#include "main.h"', '#include "does_not_exist.h"'],
             }
             self.assertEqual(quoted, expected[name], name)

@@ -9,7 +9,7 @@
 // (which would double the time of an empty kernel). Queued
 // behind the spin, the start event, the work and the stop event are all waiting on the GPU when it
 // finishes, and the events time the GPU's work only (nvbench's blocking-kernel idea).
-// Launch::kIdle keeps the old behaviour, for reporting what one call from an idle host costs.
+// Launch::kIdle skips the spin kernel, for reporting what one call from an idle host costs.
 #pragma once
 
 #include "gpu/check.h"

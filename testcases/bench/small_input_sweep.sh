@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Measures where the small-input path (common/small_input.h) should stop. Each program runs whole
-# (output to a file) on generated inputs of growing size, 5 times, with KIT_TIMING=1 (phase times
-# on stderr, common/phase_timer.h); medians are reported.
+# Measures where the small-input path (common/program/small_input.h) should stop. Each program
+# runs whole (output to a file) on generated inputs of growing size, 5 times, with KIT_TIMING=1
+# (phase times on stderr, common/program/phase_timer.h); medians are reported.
 #   - CPU path (KIT_SMALL_INPUT_MAX=huge, or any CPU-backend build): wall time, and parse +
 #     reference: what the CPU path spends where the GPU path would be waiting for its runtime.
 #   - GPU path (KIT_SMALL_INPUT_MAX=0, GPU builds only): wall time, and the GPU start-up wait that
