@@ -7,7 +7,7 @@
 Where paths are looked for (tracked files only, `git ls-files`):
   - Markdown (*.md): the whole text, code blocks included;
   - C, C++, CUDA and HIP sources (.h .hpp .cuh .c .cc .cpp .cu .hip): `//` and `/* */` comments,
-    never string literals (an #include's "gpu/gpu.h" is the compiler's business);
+    never string literals (an #include's "gpu/vendor.h" is the compiler's business);
   - CMake (CMakeLists.txt, *.cmake), shell (.sh, .sbatch, and files whose first line is a bash or
     sh shebang) and Python (.py): `#` comments, and in Python the docstrings.
 
@@ -24,8 +24,8 @@ What is never checked (no false alarms):
     capitals and underscores only (`BUILD_DIR/bin`, `testcases/NAME`);
   - other projects' paths: a first component naming a library's include folder (`rocprim`,
     `hipcub`, `cub`, `thrust`, `cuda`, `hip`, `cooperative_groups`, `gtest`, `gmock`, `torch`,
-    `sys`, `linux`, `bits`) or the LeetGPU challenges repository's folders (`challenges`,
-    `starter`);
+    `sys`, `linux`, `bits`), ROCm/clr's source folders (`hipamd`, `rocclr`) or the LeetGPU
+    challenges repository's folders (`challenges`, `starter`);
   - alternatives written with a slash: a missing token whose every component is a top-level
     folder's name (`prefix_sum/softmax`: prefix_sum or softmax);
   - build outputs and generated folders: a first component `build`, `build-*`, `bin`, `lib`,
@@ -38,7 +38,7 @@ What is never checked (no false alarms):
 A path passes when it exists (file or folder) relative to the repository root, to the folder of
 the file that mentions it, or to an include root of the build (a folder whose CMakeLists.txt adds
 `${CMAKE_CURRENT_SOURCE_DIR}` to a target's include directories, e.g. `common/`, so that
-`gpu/gpu.h` or `io/host_memory.h` in prose is found the way the compiler finds it).
+`gpu/vendor.h` or `io/host_memory.h` in prose is found the way the compiler finds it).
 
 Output: one line `FILE:LINE: missing path 'PATH'` per stale mention, then
 `check_paths: N passed, M failed (F files scanned)`. Exit status 1 when any failed.
@@ -59,7 +59,8 @@ HASH_LIKE = (".cmake", ".sh", ".sbatch")
 GENERATED_FIRST = {"build", "bin", "lib", "submission", "export", "hip_programming_contest",
                    "leetgpu"}
 EXTERNAL_FIRST = {"rocprim", "hipcub", "cub", "thrust", "cuda", "hip", "cooperative_groups",
-                  "gtest", "gmock", "torch", "sys", "linux", "bits", "challenges", "starter"}
+                  "gtest", "gmock", "torch", "sys", "linux", "bits", "challenges", "starter",
+                  "hipamd", "rocclr"}
 CAPITALS = re.compile(r"^[A-Z][A-Z0-9_]*$")
 PLACEHOLDER_CHARS = set("<>*?[]{}$")
 
@@ -271,8 +272,8 @@ def self_test(top_level):
         return list(candidates(line, before, after, top_level))
 
     cases = [
-        (found("see `common/small_input.h`, then ../passes/rows.h."),
-         ["common/small_input.h", "../passes/rows.h"]),
+        (found("see `common/small_input.h`, then common/primitives/rows.h."),
+         ["common/small_input.h", "common/primitives/rows.h"]),
         (found("(prefix_sum/README.md:12) and common/bench/"),
          ["prefix_sum/README.md", "common/bench/"]),
         (found("https://github.com/a/b/blob/main/x.h and /usr/include/y.h, ~/z.py"), []),

@@ -11,6 +11,7 @@
 
 #include "gpu/check.h"
 #include "gpu/device.h"
+#include "gpu/launch.h"
 #include "gpu/resources.h"
 #include "gpu/tuning_dispatch.h"
 

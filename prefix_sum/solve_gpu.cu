@@ -4,6 +4,7 @@
 // in, the scan and the copy out of different chunks overlap; the running total between chunks
 // stays on the device.
 #include "gpu/check.h"
+#include "gpu/launch.h"
 #include "gpu/resources.h"
 #include "gpu/staging.h"
 #include "gpu/tuning_dispatch.h"

@@ -4,7 +4,7 @@
 # (int and float distances). Exits 1 if any kernel spills: scratch traffic in the min-plus inner
 # loop would cost more than the arithmetic.
 #
-#   apsp/hip_resource_usage.sh [gfx-arch]          (HIPCC=<compiler> to pick another hipcc)
+#   apsp/tests/hip_resource_usage.sh [gfx-arch]          (HIPCC=<compiler> to pick another hipcc)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 exec "$root/cmake/hip_resource_usage.sh" -a "${1:-gfx908}" \

@@ -3,7 +3,7 @@
 # each problem's kernel.cu. Exits 1 if any kernel spills: each kernel keeps its working set in
 # registers, and scratch memory would add memory traffic to passes that are bound by it.
 #
-#   basics/hip_resource_usage.sh [gfx-arch]          (HIPCC=<compiler> to pick another hipcc)
+#   basics/tests/hip_resource_usage.sh [gfx-arch]          (HIPCC=<compiler> to pick another hipcc)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 sources=()

@@ -4,7 +4,7 @@
 # solve_gpu.cu instantiates what solve() runs (the gfx908 tuning); bench/bench.cu every
 # configuration of bench/scan_configs.h. Shortened names: "scan <data threads>x<items> <tile order> [min<hint>]".
 #
-#   prefix_sum/hip_resource_usage.sh [gfx-arch]          (HIPCC=<compiler> to pick another hipcc)
+#   prefix_sum/tests/hip_resource_usage.sh [gfx-arch]          (HIPCC=<compiler> to pick another hipcc)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 scan='kit::decoupled_lookback_scan_kernel<kit::ScanConfig<([0-9]+), ([0-9]+), ([0-9]+), \(kit::TileOrder\)([01])>, int, kit::(Plus|Max)>'

@@ -4,7 +4,7 @@
 # (bench/variants.cu). Exits 1 if any kernel spills: the resident and on-chip kernels exist to
 # keep their data in registers, and scratch memory would turn that into extra memory traffic.
 #
-#   softmax/hip_resource_usage.sh [gfx-arch]          (HIPCC=<compiler> to pick another hipcc)
+#   softmax/tests/hip_resource_usage.sh [gfx-arch]          (HIPCC=<compiler> to pick another hipcc)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 exec "$root/cmake/hip_resource_usage.sh" -a "${1:-gfx908}" \
