@@ -1,6 +1,7 @@
 // prefix_sum: `./prefix_sum <input_file>` prints the inclusive scan of N int32 values (two's
 // complement wrap-around), one line, like the official skeleton.
 #include "reference.h"
+#include "small_input_limits.h"
 #include "solve.h"
 #include "io/text_format.h"
 #include "program/values_program.h"
@@ -10,7 +11,7 @@ int main(int argc, char **argv) {
   program.max_count = 1000000000; // N <= 1e9 (CONTEST.md)
   program.solve = solve;
   program.reference = prefix_sum_reference;
-  program.small_input = {100000, 20000000}; // GPU builds: contest, fastest (README "Small inputs")
+  program.small_input = kSmallInputLimits; // small_input_limits.h
   program.format = kit::io::format_int32;
   program.max_value_chars = kit::io::kMaxInt32Chars;
   return kit::io::run_values_program(argc, argv, program);
