@@ -8,20 +8,17 @@
 #include "program/phase_timer.h"
 #include "program/small_input.h"
 #include "reference.h"
+#include "small_input_limits.h"
 #include "solve.h"
 
 #include <unistd.h>
-
-// GPU builds answer graphs with V up to these on the CPU, without starting the GPU runtime
-// (common/program/small_input.h; README "Small inputs").
-constexpr kit::io::SmallInputLimits kSmallInputVertices{256, 1024}; // contest, fastest
 
 int main(int argc, char **argv) {
   return kit::io::run_contest_program(argc, argv, [](kit::io::MappedFile &file) {
     kit::io::PhaseTimer timer;
     const apsp::GraphHeader header = apsp::read_graph_header(file.data(), file.end());
     const bool on_cpu = kit::io::answer_small_input_on_cpu(
-        static_cast<std::uint64_t>(header.vertices), kSmallInputVertices);
+        static_cast<std::uint64_t>(header.vertices), kSmallInputLimits);
     timer.path(on_cpu || !kit::io::built_for_gpu() ? "cpu" : "gpu");
     kit::io::GpuWarmup warmup;
     if (!on_cpu)

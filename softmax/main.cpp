@@ -3,6 +3,7 @@
 #include "io/text_format.h"
 #include "program/values_program.h"
 #include "reference.h"
+#include "small_input_limits.h"
 #include "solve.h"
 
 int main(int argc, char **argv) {
@@ -11,7 +12,7 @@ int main(int argc, char **argv) {
   program.solve = solve;
   program.preload_gpu_code = preload_gpu_code;
   program.reference = softmax_reference;
-  program.small_input = {50000, 10000000}; // GPU builds: contest, fastest (README "Small inputs")
+  program.small_input = kSmallInputLimits; // small_input_limits.h
   program.format = kit::io::format_float_g6;
   program.max_value_chars = kit::io::kMaxFloatChars;
   return kit::io::run_values_program(argc, argv, program);

@@ -43,17 +43,44 @@ function(kit_add_generated_case_test problem mode name)
   endforeach()
 endfunction()
 
-# The small-input policy (common/program/small_input.h), on cases generated at its limits:
-#   kit_add_small_input_tests(<problem> <mode> CONTEST <limit> FASTEST <size> GEN <family>
-#                             [EDGES_PER_VERTEX <k>])
-# CONTEST is the problem's contest-mode limit (N, or V for apsp), FASTEST a size above it that the
-# fastest mode answers on the CPU. GPU builds run the programs with every GPU hidden from the
-# runtimes, so a case answered on the CPU passes only if the runtime was never started, and a case
-# sent to the GPU must fail with exit 3 naming the start-up call: the tests mean the same on
-# machines with and without a GPU. On every backend a malformed KIT_SMALL_INPUT is an error.
+# kit_read_small_input_limits(<header> <contest_var> <fastest_var>): the limits a problem's
+# small_input_limits.h defines (`SmallInputLimits kSmallInputLimits{<contest>, <fastest>};`, the
+# one place they are written), checked 0 < contest < fastest; editing the header reconfigures.
+function(kit_read_small_input_limits header contest_var fastest_var)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${header})
+  file(STRINGS ${header} definitions REGEX "kSmallInputLimits")
+  list(LENGTH definitions lines)
+  set(number "([0-9][0-9']*)[uUlL]*")
+  if(NOT lines EQUAL 1 OR NOT definitions MATCHES
+     "SmallInputLimits kSmallInputLimits *{ *${number} *, *${number} *}")
+    message(FATAL_ERROR "${header}: expected one line defining "
+                        "`SmallInputLimits kSmallInputLimits{<contest>, <fastest>};`")
+  endif()
+  string(REPLACE "'" "" contest "${CMAKE_MATCH_1}")
+  string(REPLACE "'" "" fastest "${CMAKE_MATCH_2}")
+  if(contest EQUAL 0 OR NOT contest LESS fastest)
+    message(FATAL_ERROR "${header}: the limits ${contest}, ${fastest}: expected "
+                        "0 < contest < fastest")
+  endif()
+  set(${contest_var} ${contest} PARENT_SCOPE)
+  set(${fastest_var} ${fastest} PARENT_SCOPE)
+endfunction()
+
+# The small-input policy (common/program/small_input.h), on cases generated at the limits that
+# <problem>/small_input_limits.h (next to the program's main.cpp) defines:
+#   kit_add_small_input_tests(<problem> <mode> GEN <family> [EDGES_PER_VERTEX <k>])
+# Three sizes: the contest-mode limit (N, or V for apsp), one above it, and a mid size above it
+# that the fastest mode answers on the CPU (ten times the contest limit, or the fastest limit where
+# that is lower: large enough to tell the modes apart, small enough to generate quickly). GPU
+# builds run the programs with every GPU hidden from the runtimes, so a case answered on the CPU
+# passes only if the runtime was never started, and a case sent to the GPU must fail with exit 3
+# naming the start-up call: the tests mean the same on machines with and without a GPU. On every
+# backend a malformed KIT_SMALL_INPUT is an error.
 function(kit_add_small_input_tests problem mode)
-  cmake_parse_arguments(S "" "CONTEST;FASTEST;GEN;EDGES_PER_VERTEX" "" ${ARGN})
+  cmake_parse_arguments(S "" "GEN;EDGES_PER_VERTEX" "" ${ARGN})
   set(here ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
+  get_target_property(program_dir ${problem} SOURCE_DIR)
+  kit_read_small_input_limits(${program_dir}/small_input_limits.h contest fastest)
   add_test(NAME ${problem}_small_input_bad_setting
            COMMAND ${CMAKE_COMMAND}
                    "-DCOMMAND=${CMAKE_COMMAND};-E;env;KIT_SMALL_INPUT=fast;$<TARGET_FILE:${problem}>;${here}/${problem}/1.in"
@@ -64,9 +91,12 @@ function(kit_add_small_input_tests problem mode)
     return()
   endif()
 
-  # The three sizes: at the contest limit, just above it, and the fastest mode's mid size.
-  math(EXPR above "${S_CONTEST} + 1")
-  set(sizes at_limit ${S_CONTEST} above_limit ${above} mid_size ${S_FASTEST})
+  math(EXPR above "${contest} + 1")
+  math(EXPR mid "${contest} * 10")
+  if(mid GREATER fastest)
+    set(mid ${fastest})
+  endif()
+  set(sizes at_limit ${contest} above_limit ${above} mid_size ${mid})
   while(sizes)
     list(POP_FRONT sizes name size)
     set(prefix_${name} ${CMAKE_CURRENT_BINARY_DIR}/small_input_${name})
@@ -123,7 +153,7 @@ function(kit_add_small_input_tests problem mode)
   starts_gpu(${problem}_small_input_force_gpu_at_limit at_limit KIT_SMALL_INPUT=fastest
              KIT_FORCE_GPU=1)
   answered_on_cpu(${problem}_small_input_max_override mid_size KIT_SMALL_INPUT=contest
-                  KIT_SMALL_INPUT_MAX=${S_FASTEST})
+                  KIT_SMALL_INPUT_MAX=${mid})
 endfunction()
 
 # A bad input: the program must exit 2 with one line on stderr matching `regex` (the message

@@ -8,7 +8,7 @@
 
 namespace kit::basics {
 
-// In the order of LEETGPU.md.
+// In the order of basics/problems.txt (that of docs/LEETGPU.md).
 const std::vector<const Problem *> &all_problems();
 // nullptr for an unknown name.
 const Problem *find_problem(const std::string &name);

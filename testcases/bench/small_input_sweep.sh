@@ -30,6 +30,14 @@ cmake --build "$build" --target gen run_timed prefix_sum softmax apsp >"$work/bu
 gpu_build=0
 grep -q '"backend": "\(CUDA\|HIP\)"' "$build/kit_programs.json" && gpu_build=1
 
+# The limits in force, for comparison: read from <problem>/small_input_limits.h, where they are
+# written.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+limits() {
+  sed -n "s/.*kSmallInputLimits{ *\([0-9']*\) *, *\([0-9']*\) *}.*/contest \1, fastest \2/p" \
+    "$root/$1/small_input_limits.h" | tr -d "'"
+}
+
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # Runs `program input` $REPEATS times with KIT_SMALL_INPUT_MAX=$3; prints "median_wall median_ms" where
@@ -63,6 +71,8 @@ row() { # problem size_label gen_args...
 
 echo "Small-input sweep: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)," \
   "GPU build: $gpu_build"
+echo "Limits in force: prefix_sum N $(limits prefix_sum); softmax N $(limits softmax);" \
+  "apsp V $(limits apsp)"
 echo
 echo "| problem | size | CPU path: parse + reference (ms) | CPU path wall (s) | GPU path wall (s) | GPU start-up wait (ms) |"
 echo "|---|---|---:|---:|---:|---:|"
