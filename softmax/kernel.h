@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <memory>
 
-namespace softmax_gpu {
+namespace softmax {
 
 // How the two passes (statistics, then normalisation) are organised. kAuto picks by size; the
 // others are there for the benchmark and the tests, which check each path.
@@ -136,4 +136,4 @@ private:
   kit::gpu::DeviceArray<std::uint64_t> partials_; // detail::kPartialWords words per partial
 };
 
-} // namespace softmax_gpu
+} // namespace softmax

@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace softmax_gpu {
+namespace softmax {
 namespace detail {
 
 // Pass 1 of the two-pass method: one (max, sum) pair per block into partials[first_partial +
@@ -394,4 +394,4 @@ void Engine::run(const float *in, float *out, std::size_t n, cudaStream_t stream
   }
 }
 
-} // namespace softmax_gpu
+} // namespace softmax

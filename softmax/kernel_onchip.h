@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace softmax_gpu {
+namespace softmax {
 namespace detail {
 
 // How the shared-memory part of a block's slice arrives.
@@ -231,4 +231,4 @@ template <class Tuning, CopyPath kCopy> OnChipKernels onchip_kernels() {
 }
 
 } // namespace detail
-} // namespace softmax_gpu
+} // namespace softmax

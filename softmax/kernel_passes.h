@@ -36,7 +36,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace softmax_gpu::detail {
+namespace softmax::detail {
 
 // How far (log2 units) a value may exceed the reference before the reference moves: terms stay
 // below about 2^2, and for input in [-50, 50] a thread moves its reference only a few times.
@@ -351,4 +351,4 @@ __device__ __forceinline__ void normalize_items_backwards(const float4 *in, floa
     out[index(k)] = normalized(in[index(k)], s);
 }
 
-} // namespace softmax_gpu::detail
+} // namespace softmax::detail

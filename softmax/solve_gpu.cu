@@ -22,7 +22,7 @@ namespace {
 class HostPipeline {
 public:
   HostPipeline()
-      : transfer_(kit::gpu::with_tuning<softmax_gpu::SoftmaxTuning>([](auto tuning) {
+      : transfer_(kit::gpu::with_tuning<softmax::SoftmaxTuning>([](auto tuning) {
           using Tuning = decltype(tuning);
           return kit::gpu::StagedTransfer<float>(Tuning::kSolveChunkItems, Tuning::kSolveSlots);
         })) {}
@@ -62,7 +62,7 @@ public:
   }
 
 private:
-  softmax_gpu::Engine engine_;
+  softmax::Engine engine_;
   kit::gpu::StagedTransfer<float> transfer_;
   kit::gpu::Stream single_chunk_stream_;
   kit::gpu::DeviceArray<float> device_;

@@ -13,7 +13,7 @@
 
 #include <cstddef>
 
-namespace softmax_gpu {
+namespace softmax {
 
 // A block shape of the on-chip method: kThreads threads, each holding kRegisterItems float4 of the
 // block's slice in registers (the rest of the slice lives in dynamic shared memory), one block per
@@ -105,4 +105,4 @@ template <class Tuning> constexpr bool onchip_rules_fit() {
              static_cast<unsigned>(Wide::kThreads * Wide::kRegisterItems);
 }
 
-} // namespace softmax_gpu
+} // namespace softmax

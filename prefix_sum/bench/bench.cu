@@ -213,8 +213,8 @@ bool bench_device(const BenchOptions &options, std::size_t n, const DeviceData &
     tuned = false;
     GPU_CHECK(cudaMemset(d.output.get(), 0xA5, n * sizeof(int)));
     run_scan();
-    const bool correct = prefix_sum_check::count_mismatches(d.output.get(), d.expected.get(), n,
-                                                            d.mismatches.get()) == 0;
+    const bool correct =
+        prefix_sum::count_mismatches(d.output.get(), d.expected.get(), n, d.mismatches.get()) == 0;
     all_correct = all_correct && correct;
     char vs_vendor[32] = "";
     if (vendor_ms > 0)

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 
-namespace prefix_sum_check {
+namespace prefix_sum {
 
 __global__ void count_mismatches_kernel(const int *a, const int *b, std::size_t n,
                                         unsigned long long *count) {
@@ -30,4 +30,4 @@ inline unsigned long long count_mismatches(const int *a, const int *b, std::size
   return count;
 }
 
-} // namespace prefix_sum_check
+} // namespace prefix_sum

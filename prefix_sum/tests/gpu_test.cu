@@ -228,7 +228,7 @@ void check_repeated(Checker &check, kit::ScanWorkspace &workspace, DeviceCase &r
     repeat.output.poison();
     kit::device_inclusive_scan<Config>(repeat.input.get(), repeat.output.get(), n, kit::Plus{}, 0,
                                        workspace);
-    const unsigned long long wrong = prefix_sum_check::count_mismatches(
+    const unsigned long long wrong = prefix_sum::count_mismatches(
         repeat.output.get(), repeat.expected.get(), n, repeat.counter.get());
     wrong_runs += wrong != 0;
     worst = std::max(worst, wrong);
@@ -247,7 +247,7 @@ void check_billion(Checker &check, kit::ScanWorkspace &workspace, DeviceCase *bi
   billion->output.poison();
   kit::device_inclusive_scan<Config>(billion->input.get(), billion->output.get(), n, kit::Plus{}, 0,
                                      workspace);
-  const unsigned long long wrong = prefix_sum_check::count_mismatches(
+  const unsigned long long wrong = prefix_sum::count_mismatches(
       billion->output.get(), billion->expected.get(), n, billion->counter.get());
   if (wrong != 0)
     std::printf("%s: n = %zu, %llu items wrong\n", name.c_str(), n, wrong);
@@ -263,12 +263,10 @@ void check_comparison(Checker &check) {
   DeviceBuffer<unsigned long long> counter(1);
   a.upload(values);
   b.upload(changed);
-  check.expect(prefix_sum_check::count_mismatches(a.get(), b.get(), values.size(), counter.get()) ==
-                   1,
+  check.expect(prefix_sum::count_mismatches(a.get(), b.get(), values.size(), counter.get()) == 1,
                "device comparison counts exactly one changed item");
   b.upload(values);
-  check.expect(prefix_sum_check::count_mismatches(a.get(), b.get(), values.size(), counter.get()) ==
-                   0,
+  check.expect(prefix_sum::count_mismatches(a.get(), b.get(), values.size(), counter.get()) == 0,
                "device comparison of equal arrays");
 }
 

@@ -38,7 +38,7 @@
 
 namespace {
 
-using softmax_gpu::Method;
+using softmax::Method;
 
 constexpr int kBaselineBlock = 256;
 
@@ -120,8 +120,8 @@ constexpr int kFloorBlock = 256;
 
 __global__ void empty_kernel(int) {}
 
-__global__ void barrier_only_kernel(softmax_gpu::detail::Control *control) {
-  softmax_gpu::detail::GridBarrier barrier(control);
+__global__ void barrier_only_kernel(softmax::detail::Control *control) {
+  softmax::detail::GridBarrier barrier(control);
   barrier.wait();
 }
 
@@ -167,16 +167,16 @@ bool read_torch(const std::string &path, std::map<std::size_t, double> *times) {
   return true;
 }
 
-std::string shape_name(const softmax_gpu::OnChipShapeInfo &shape) {
+std::string shape_name(const softmax::OnChipShapeInfo &shape) {
   return std::to_string(shape.threads) + "x" + std::to_string(shape.register_items);
 }
 
 // The method's name in the table, with the on-chip shape it runs n in.
-std::string row_name(const softmax_gpu::Engine &engine, Method method, std::size_t n) {
-  std::string name = softmax_gpu::method_name(method);
+std::string row_name(const softmax::Engine &engine, Method method, std::size_t n) {
+  std::string name = softmax::method_name(method);
   const Method resolved = method == Method::kAuto ? engine.auto_method(n) : method;
   if (method == Method::kAuto)
-    name += std::string(" = ") + softmax_gpu::method_name(resolved);
+    name += std::string(" = ") + softmax::method_name(resolved);
   if (resolved == Method::kOnChip)
     name += " " + shape_name(*engine.onchip_shape(n));
   return name;
@@ -200,12 +200,12 @@ void print_rows(std::size_t n, const std::vector<Row> &rows, double copy_gbs, do
                 double baseline_ms, double torch_ms) {
   for (const Row &r : rows) {
     const double gbs = r.bytes_per_element * static_cast<double>(n) / (r.ms * 1e6);
-    const bool softmax = r.bytes_per_element == 12;
+    const bool is_softmax = r.bytes_per_element == 12;
     std::printf("| %zu | %s | %s | %.4f | %.0f | %.1f %% | %s | %s | %s | %s |\n", n,
                 r.name.c_str(), r.grid ? std::to_string(r.grid).c_str() : "", r.ms, gbs,
-                100.0 * gbs / copy_gbs, softmax ? ratio(r.ms / roofline_ms).c_str() : "",
-                softmax ? ratio(baseline_ms / r.ms).c_str() : "",
-                softmax && torch_ms > 0 ? ratio(torch_ms / r.ms).c_str() : "", r.check.c_str());
+                100.0 * gbs / copy_gbs, is_softmax ? ratio(r.ms / roofline_ms).c_str() : "",
+                is_softmax ? ratio(baseline_ms / r.ms).c_str() : "",
+                is_softmax && torch_ms > 0 ? ratio(torch_ms / r.ms).c_str() : "", r.check.c_str());
   }
 }
 
@@ -237,16 +237,16 @@ int main(int argc, char **argv) {
   }
 
   const cudaDeviceProp prop = kit::gpu::device_properties_or_exit("bench_softmax");
-  softmax_gpu::Engine engine;
-  std::vector<std::pair<std::string, std::unique_ptr<softmax_gpu::Engine>>> variant_engines;
+  softmax::Engine engine;
+  std::vector<std::pair<std::string, std::unique_ptr<softmax::Engine>>> variant_engines;
   if (variants)
-    for (const softmax_gpu::EngineVariant &variant : softmax_gpu::engine_variants())
+    for (const softmax::EngineVariant &variant : softmax::engine_variants())
       variant_engines.emplace_back(variant.name,
-                                   std::make_unique<softmax_gpu::Engine>(variant.options));
+                                   std::make_unique<softmax::Engine>(variant.options));
   Baseline baseline;
   Timer timer;
-  const softmax_gpu::OnChipShapeInfo &narrow = engine.onchip_narrow();
-  const softmax_gpu::OnChipShapeInfo &wide = engine.onchip_wide();
+  const softmax::OnChipShapeInfo &narrow = engine.onchip_narrow();
+  const softmax::OnChipShapeInfo &wide = engine.onchip_wide();
   std::printf("# bench_softmax\n\n");
   std::printf("Device %s: %d multiprocessors, L2 %d MB, warp %d; tuning table %s. Resident "
               "capacity %zu elements (kAuto takes it up to %zu). On-chip: %s (grid %u) up to %zu "
@@ -273,9 +273,9 @@ int main(int argc, char **argv) {
 
   // Floors on the grids the single-kernel methods launch.
   {
-    kit::gpu::DeviceArray<unsigned char> control(sizeof(softmax_gpu::detail::Control));
+    kit::gpu::DeviceArray<unsigned char> control(sizeof(softmax::detail::Control));
     GPU_CHECK(cudaMemset(control.get(), 0, control.bytes()));
-    auto *floor_control = reinterpret_cast<softmax_gpu::detail::Control *>(control.get());
+    auto *floor_control = reinterpret_cast<softmax::detail::Control *>(control.get());
     const int barrier_grid_limit = kit::gpu::resident_blocks(barrier_only_kernel, kFloorBlock);
     std::vector<unsigned> grids = {1, engine.grid(Method::kOnChip, engine.onchip_capacity()),
                                    engine.grid(Method::kResident, engine.resident_capacity())};
@@ -342,7 +342,7 @@ int main(int argc, char **argv) {
     const double baseline_ms =
         timer.median_ms([&] { baseline.run(d_in.get(), d_out.get(), n); }, runs);
     rows.push_back({"three-kernel", 0, baseline_ms, 12, checked()});
-    auto time_method = [&](softmax_gpu::Engine &e, Method method, const std::string &name) {
+    auto time_method = [&](softmax::Engine &e, Method method, const std::string &name) {
       const double ms =
           timer.median_ms([&] { e.run(d_in.get(), d_out.get(), n, 0, method); }, runs);
       rows.push_back({name, e.grid(method, n), ms, 12, checked()});

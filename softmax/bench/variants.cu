@@ -5,7 +5,7 @@
 #include "tuning.h"
 #include "variants.h"
 
-namespace softmax_gpu {
+namespace softmax {
 
 const OnChipKernels &per_thread_copy_kernels() {
   static const OnChipKernels kernels = kit::gpu::with_tuning<SoftmaxTuning>([](auto tuning) {
@@ -23,4 +23,4 @@ std::vector<EngineVariant> engine_variants() {
   return variants;
 }
 
-} // namespace softmax_gpu
+} // namespace softmax

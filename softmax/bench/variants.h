@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace softmax_gpu {
+namespace softmax {
 
 struct EngineVariant {
   std::string name;
@@ -23,4 +23,4 @@ const OnChipKernels &per_thread_copy_kernels();
 // up to its own capacity instead of the wide shape above its register capacity).
 std::vector<EngineVariant> engine_variants();
 
-} // namespace softmax_gpu
+} // namespace softmax

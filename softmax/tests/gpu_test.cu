@@ -28,7 +28,7 @@
 
 namespace {
 
-using softmax_gpu::Method;
+using softmax::Method;
 
 constexpr Method kMethods[] = {Method::kTwoPassReverse, Method::kResident, Method::kOnChip,
                                Method::kAuto};
@@ -146,7 +146,7 @@ void compare(kit::test::Checker &check, const std::vector<float> &got,
 }
 
 std::string describe(Method method, Family family, std::size_t n, std::size_t offset = 0) {
-  std::string s = std::string(softmax_gpu::method_name(method)) + " " + family_name(family) +
+  std::string s = std::string(softmax::method_name(method)) + " " + family_name(family) +
                   " n=" + std::to_string(n);
   if (offset)
     s += " offset=" + std::to_string(offset);
@@ -164,7 +164,7 @@ public:
     GPU_CHECK(
         cudaMemcpy(in_.get() + offset_, input.data(), n_ * sizeof(float), cudaMemcpyHostToDevice));
   }
-  std::vector<float> run(softmax_gpu::Engine &engine, Method method, bool in_place = false) {
+  std::vector<float> run(softmax::Engine &engine, Method method, bool in_place = false) {
     float *out = in_place ? in_.get() + offset_ : out_.get() + offset_;
     GPU_CHECK(cudaMemset(out_.get(), 0xFF, out_.bytes())); // NaN
     engine.run(in_.get() + offset_, out, n_, nullptr, method);
@@ -185,7 +185,7 @@ std::vector<float> reference(const std::vector<float> &input) {
   return out;
 }
 
-bool method_accepts(const softmax_gpu::Engine &engine, Method method, std::size_t n) {
+bool method_accepts(const softmax::Engine &engine, Method method, std::size_t n) {
   if (method == Method::kResident)
     return n <= engine.resident_capacity();
   if (method == Method::kOnChip)
@@ -193,14 +193,14 @@ bool method_accepts(const softmax_gpu::Engine &engine, Method method, std::size_
   return true;
 }
 
-std::string shape_name(const softmax_gpu::OnChipShapeInfo &shape) {
+std::string shape_name(const softmax::OnChipShapeInfo &shape) {
   return std::to_string(shape.threads) + "x" + std::to_string(shape.register_items);
 }
 
 // An engine under test, with its name in messages ("" for the production path).
 struct NamedEngine {
   std::string name;
-  std::unique_ptr<softmax_gpu::Engine> engine;
+  std::unique_ptr<softmax::Engine> engine;
 
   std::string note() const { return name.empty() ? std::string() : " (" + name + ")"; }
 };
@@ -208,11 +208,11 @@ struct NamedEngine {
 // Sizes where the on-chip method's layout changes: where each shape's grid stops shrinking, the
 // switch from the narrow to the wide shape, the last sizes each shape's registers hold alone,
 // each shape's capacity and the method's capacity; -5, -1, 0, +1, +3 around each.
-std::vector<std::size_t> onchip_edges(const softmax_gpu::Engine &engine) {
+std::vector<std::size_t> onchip_edges(const softmax::Engine &engine) {
   const std::size_t capacity = engine.onchip_capacity();
   const std::size_t block_items = engine.onchip_min_block_items();
   std::vector<std::size_t> sizes;
-  for (const softmax_gpu::OnChipShapeInfo *shape : {&engine.onchip_narrow(), &engine.onchip_wide()})
+  for (const softmax::OnChipShapeInfo *shape : {&engine.onchip_narrow(), &engine.onchip_wide()})
     for (std::size_t edge : {std::size_t{shape->grid} * block_items * 4, shape->register_capacity,
                              shape->capacity, engine.onchip_narrow_limit()})
       for (std::size_t n : {edge - 5, edge - 1, edge, edge + 1, edge + 3})
@@ -224,9 +224,9 @@ std::vector<std::size_t> onchip_edges(const softmax_gpu::Engine &engine) {
 }
 
 void print_capacities(const NamedEngine &e) {
-  const softmax_gpu::Engine &engine = *e.engine;
-  const softmax_gpu::OnChipShapeInfo &narrow = engine.onchip_narrow();
-  const softmax_gpu::OnChipShapeInfo &wide = engine.onchip_wide();
+  const softmax::Engine &engine = *e.engine;
+  const softmax::OnChipShapeInfo &narrow = engine.onchip_narrow();
+  const softmax::OnChipShapeInfo &wide = engine.onchip_wide();
   std::printf("engine%s: resident capacity %zu (auto up to %zu); on-chip %s grid %u, %u slots, "
               "capacity %zu (runs up to %zu); %s grid %u, %u slots, capacity %zu; %zu B of "
               "shared memory per block at most\n",
@@ -276,7 +276,7 @@ void check_stats(kit::test::Checker &check, const NamedEngine &e, Family family,
     if (!method_accepts(*e.engine, method, n))
       continue;
     device.run(*e.engine, method);
-    const softmax_gpu::Stats stats = e.engine->last_stats();
+    const softmax::Stats stats = e.engine->last_stats();
     const double error = std::fabs(stats.sum - sum) / sum;
     const std::string what = describe(method, family, n) + e.note() + " statistics: max " +
                              std::to_string(stats.max) + " (want " + std::to_string(max) +
@@ -314,8 +314,8 @@ int main() {
   kit::test::skip_without_gpu("softmax_gpu_test");
   kit::test::Checker check;
   kit::Rng rng(20261122);
-  const NamedEngine production{"", std::make_unique<softmax_gpu::Engine>()};
-  const softmax_gpu::Engine &engine = *production.engine;
+  const NamedEngine production{"", std::make_unique<softmax::Engine>()};
+  const softmax::Engine &engine = *production.engine;
   const std::size_t capacity = engine.resident_capacity();
 
   // Awkward sizes: warp and block edges, one streaming tile (256 threads x 4 float4) +- 1, kAuto's
@@ -335,18 +335,17 @@ int main() {
   for (std::size_t n : onchip_edges(engine))
     check_methods(check, production, Family::kContest, n, rng);
   check_onchip(check, production, rng);
-  for (const softmax_gpu::EngineVariant &variant : softmax_gpu::engine_variants())
-    check_onchip(check, {variant.name, std::make_unique<softmax_gpu::Engine>(variant.options)},
-                 rng);
+  for (const softmax::EngineVariant &variant : softmax::engine_variants())
+    check_onchip(check, {variant.name, std::make_unique<softmax::Engine>(variant.options)}, rng);
   // An MI100's shared memory per block (fewer slots, so the edges move), with the production
   // kernels and with the per-thread copies that gfx908 runs.
   {
-    softmax_gpu::EngineOptions options;
+    softmax::EngineOptions options;
     options.shared_bytes_limit = kMi100SharedBytes;
-    check_onchip(check, {"64 KB", std::make_unique<softmax_gpu::Engine>(options)}, rng);
-    options.onchip_kernels = &softmax_gpu::per_thread_copy_kernels();
-    check_onchip(check,
-                 {"64 KB, per-thread copies", std::make_unique<softmax_gpu::Engine>(options)}, rng);
+    check_onchip(check, {"64 KB", std::make_unique<softmax::Engine>(options)}, rng);
+    options.onchip_kernels = &softmax::per_thread_copy_kernels();
+    check_onchip(check, {"64 KB, per-thread copies", std::make_unique<softmax::Engine>(options)},
+                 rng);
   }
 
   const Family families[] = {Family::kEqual,      Family::kNearPlus,  Family::kNearMinus,
@@ -396,7 +395,7 @@ int main() {
 
   // The contest entry point with host pointers, through the single-chunk and pipelined paths
   // (the chunk of the device's tuning table).
-  const std::size_t chunk = kit::gpu::with_tuning<softmax_gpu::SoftmaxTuning>(
+  const std::size_t chunk = kit::gpu::with_tuning<softmax::SoftmaxTuning>(
       [](auto tuning) { return decltype(tuning)::kSolveChunkItems; });
   for (std::size_t n : {std::size_t{1}, std::size_t{33}, chunk - 1, chunk, chunk + 1, 3 * chunk + 5,
                         std::size_t{100000000}}) {

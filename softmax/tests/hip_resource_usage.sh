@@ -8,7 +8,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 exec "$root/cmake/hip_resource_usage.sh" -a "${1:-gfx908}" \
-  -n 's/softmax_gpu::detail:://g; s/softmax_gpu:://g;
+  -n 's/softmax::detail:://g; s/softmax:://g;
       s/onchip_kernel<OnChipShape<([0-9]+), ([0-9]+), ([0-9]+)>, \(CopyPath\)0>/onchip_kernel \1x\2 (production)/;
       s/onchip_kernel<OnChipShape<([0-9]+), ([0-9]+), ([0-9]+)>, \(CopyPath\)1>/onchip_kernel \1x\2 (per-thread copies)/;
       s/\(float const\*.*$//' \
