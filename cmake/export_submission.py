@@ -62,6 +62,10 @@ def strip_comments_state(line, in_block):
     """Returns (code, in_block): the line without comments, and whether a block comment is still
     open at its end. String and character literals are honoured so that "/*" in a string does not
     open a comment."""
+    if not in_block and not any(c in line for c in "\"'/"):
+        return line, False  # most lines: nothing to strip
+    if in_block and "*/" not in line:
+        return "", True
     code = []
     i, n = 0, len(line)
     while i < n:
@@ -718,13 +722,12 @@ def unit_file(units, filename):
     return "\n".join(parts) + "\n"
 
 
-def export_contest_program(program, root, out_dir, unifdef=None):
+def export_contest_program(program, root, out_dir, resolver=None):
     name = program["name"]
     source_dir = os.path.realpath(program["source_dir"])
     include_dirs = [source_dir] + program["include_dirs"]
     solve_header = os.path.join(source_dir, SOLVE_HEADER)
 
-    resolver = BackendPass(HIP_BACKEND, unifdef) if unifdef else None
     header_inliner = Inliner(root, include_dirs)
     main_h = header_inliner.header(solve_header)
     if resolver:
@@ -772,11 +775,11 @@ def export_contest_program(program, root, out_dir, unifdef=None):
     return folder
 
 
-def export_leetgpu(kernel, name, root, include_dirs, out_dir, unifdef=None):
+def export_leetgpu(kernel, name, root, include_dirs, out_dir, resolver=None):
     inliner = Inliner(root, include_dirs)
     body = inliner.source(kernel)
-    if unifdef:
-        body = BackendPass(CUDA_BACKEND, unifdef).run(
+    if resolver:
+        body = resolver.run(
             body, os.path.relpath(kernel, root), extra_undefined=single_copy_guards(body)
         )
     if not re.search(r'extern\s+"C"\s+void\s+solve\s*\(', body):
@@ -846,12 +849,14 @@ def main(argv):
         out_dir = os.path.realpath(args.out or os.path.join(root, "submission"))
         leetgpu_dir = args.leetgpu_dir or os.path.join(root, "basics")
         unifdef = find_unifdef(args.backend_pass)
+        contest_pass = BackendPass(HIP_BACKEND, unifdef) if unifdef else None
+        leetgpu_pass = BackendPass(CUDA_BACKEND, unifdef) if unifdef else None
         prepare_output(out_dir)
 
         exported = 0
         for program in manifest["programs"]:
             if is_contest_program(program, root):
-                folder = export_contest_program(program, root, out_dir, unifdef)
+                folder = export_contest_program(program, root, out_dir, contest_pass)
                 print(f"contest: {program['name']} -> {folder}")
                 exported += 1
             elif os.path.realpath(program["source_dir"]) == os.path.join(root, program["name"]):
@@ -861,7 +866,7 @@ def main(argv):
             for name in sorted(os.listdir(leetgpu_dir)):
                 kernel = os.path.join(leetgpu_dir, name, "kernel.cu")
                 if os.path.isfile(kernel):
-                    path = export_leetgpu(kernel, name, root, include_dirs, out_dir, unifdef)
+                    path = export_leetgpu(kernel, name, root, include_dirs, out_dir, leetgpu_pass)
                     print(f"leetgpu: {name} -> {path}")
                     exported += 1
         print(f"exported {exported} solution(s) to {out_dir}")
