@@ -6,16 +6,35 @@
 #     problem: on this GPU-less machine a case must either pass `verify` (answered on the CPU by
 #     the small-input path) or stop with the GPU runtime's error (exit 3, nothing on stdout);
 #   - every LeetGPU file (leetgpu/<name>.cu) on its own with `nvcc -c` (sm_90 and sm_100);
+#   - every LeetGPU file holds only what a CUDA judge compiles: the exporter resolved its backend
+#     branches with unifdef, so no word starting with "hip" (HIP, hipcc, __HIPCC__; "chip" is
+#     fine) and no "persona" may remain, in code or comments;
+#   - the LeetGPU files' size, printed as a table (lines; the kernel.cu's non-blank lines; the
+#     lines of the inlined primitives; the bound) with the total. Two limits:
+#       vector_add.cu at most VECTOR_ADD_MAX_LINES (150) lines, the paste-ready size of a
+#       25-line kernel;
+#       every file at most 3 x its kernel.cu's non-blank lines + the lines of the primitives it
+#       inlines. Primitives are the project headers outside the vendor layer (common/gpu/):
+#       passes, scans, tiles, whose size is the solution's own; they are counted as they stand in
+#       the export (after the backend pass), their begin/end lines included. So the vendor layer,
+#       the banner and the kernel's own text together get 3 lines per line of kernel: a file whose
+#       vendor headers outweigh its kernel twice over fails;
+#   - the judge-mirroring GPU tests of EXPORT_TESTS (default vector_add; "" for none) built from
+#     the exported files (basics/tests/test_exports.sh): they must build, and SKIP without a GPU;
 #   - the exporter's fixture program through the same Makefile and hipcc, built and run, so the
 #     Makefile path is exercised even before any contest kernel exists.
 # The export comes from a CPU-backend configure (build/ci-export, where only `verify` is built)
-# into a temporary folder.
+# into a temporary folder, with the backend pass required (--backend-pass on: needs unifdef).
 # Usage: bash .ci/check_exports.sh   (OFFLOAD_ARCH, NVCC_ARCHS="90 100" to change targets)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 OFFLOAD_ARCH=${OFFLOAD_ARCH:-gfx908}
 NVCC_ARCHS=${NVCC_ARCHS:-90 100}
+VECTOR_ADD_MAX_LINES=${VECTOR_ADD_MAX_LINES:-150}
+KERNEL_LINE_FACTOR=3
+VENDOR_DIR=common/gpu/
+EXPORT_TESTS=${EXPORT_TESTS-vector_add}
 BUILD_DIR=$ROOT/build/ci-export
 DEBIAN_BITCODE=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode
 # Debian's hipcc (ROCm 5.2 under /usr) needs the ROCm root and device libraries spelled out; a
@@ -37,6 +56,7 @@ NVCC=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/c
 command -v hipcc >/dev/null || { echo "check_exports: hipcc not found"; exit 1; }
 [ -n "$NVCC" ] || { echo "check_exports: nvcc not found"; exit 1; }
 command -v python3 >/dev/null || { echo "check_exports: python3 not found"; exit 1; }
+command -v unifdef >/dev/null || { echo "check_exports: unifdef not found"; exit 1; }
 
 # build_contest_folder DIR NAME: make clean; make with hipcc, then the binary must run.
 build_contest_folder() {
@@ -92,7 +112,7 @@ if ! cmake --build "$BUILD_DIR" --target verify >"$WORK/verify_build.log" 2>&1; 
 fi
 VERIFY=$BUILD_DIR/bin/verify
 if ! python3 cmake/export_submission.py --manifest "$BUILD_DIR/kit_programs.json" \
-  --out "$WORK/export" | tee "$WORK/export.log"; then
+  --out "$WORK/export" --backend-pass on | tee "$WORK/export.log"; then
   echo "check_exports: the export failed"
   exit 1
 fi
@@ -169,6 +189,79 @@ for verdict in "$WORK/export/leetgpu"/*.cu.verdict; do
   checks=$((checks + 1))
   head -n 1 "$verdict" | grep -q '^PASS' || failures=$((failures + 1))
 done
+
+# ---- LeetGPU files: nothing of HIP or the persona, and their size (see the header) -----------
+python3 - "$ROOT" "$WORK/export/leetgpu" "$VECTOR_ADD_MAX_LINES" "$KERNEL_LINE_FACTOR" \
+  "$VENDOR_DIR" >"$WORK/leetgpu_lines.log" <<'EOF'
+import glob, os, re, sys
+root, folder, vector_add_max, factor, vendor = sys.argv[1], sys.argv[2], int(sys.argv[3]), \
+    int(sys.argv[4]), sys.argv[5]
+removed_talk = re.compile(r"(?<![a-z])hip|persona", re.IGNORECASE)
+begin = re.compile(r"^// ---- begin (.*) \(inlined\) ----$")
+end = re.compile(r"^// ---- end (.*) ----$")
+mentions, over, rows, total = [], [], [], 0
+for path in sorted(glob.glob(os.path.join(folder, "*.cu"))):
+    name = os.path.basename(path)[:-3]
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    for number, line in enumerate(lines, start=1):
+        if removed_talk.search(line):
+            mentions.append(f"    {name}.cu:{number}: {line.strip()}")
+    # Lines of each inlined header (the innermost one a line lies in, its begin/end lines too).
+    headers, primitives = [], 0
+    for line in lines:
+        opened = begin.match(line)
+        if opened:
+            headers.append(opened.group(1))
+        if headers and not headers[-1].startswith(vendor):
+            primitives += 1
+        if end.match(line) and headers:
+            headers.pop()
+    with open(os.path.join(root, "basics", name, "kernel.cu"), encoding="utf-8") as f:
+        kernel = sum(1 for line in f if line.strip())
+    bound = factor * kernel + primitives
+    if name == "vector_add":
+        bound = min(bound, vector_add_max)
+    rows.append((name, len(lines), kernel, primitives, bound))
+    total += len(lines)
+    if len(lines) > bound:
+        over.append(f"{name} ({len(lines)} > {bound})")
+print(f"    {'file':34} {'lines':>6} {'kernel':>7} {'primitives':>11} {'bound':>6}")
+for name, count, kernel, primitives, bound in rows:
+    flag = "  over" if count > bound else ""
+    print(f"    {name + '.cu':34} {count:6} {kernel:7} {primitives:11} {bound:6}{flag}")
+print(f"    {'total':34} {total:6}")
+if mentions:
+    print(f"FAIL leetgpu: {len(mentions)} line(s) still speak of HIP or the persona:")
+    print("\n".join(mentions[:20]))
+else:
+    print(f"PASS leetgpu: no file speaks of HIP or the persona ({len(rows)} files)")
+if over:
+    print(f"FAIL leetgpu: {len(over)} file(s) over their line bound: {', '.join(over)}")
+else:
+    print(f"PASS leetgpu: every file within its line bound (vector_add <= {vector_add_max})")
+EOF
+cat "$WORK/leetgpu_lines.log"
+if grep -q '^\(PASS\|FAIL\) ' "$WORK/leetgpu_lines.log"; then
+  checks=$((checks + $(grep -c '^\(PASS\|FAIL\) ' "$WORK/leetgpu_lines.log")))
+  failures=$((failures + $(grep -c '^FAIL ' "$WORK/leetgpu_lines.log")))
+else
+  failed "leetgpu: the line report failed"
+fi
+
+# ---- the basics GPU tests built from the exported files ---------------------------------------
+if [ -n "$EXPORT_TESTS" ]; then
+  # shellcheck disable=SC2086 # EXPORT_TESTS is a list of problem names
+  if BUILD_DIR=$ROOT/build/ci-export-test EXPORT_DIR=$WORK/export \
+    bash basics/tests/test_exports.sh $EXPORT_TESTS >"$WORK/export_tests.log" 2>&1; then
+    pass "export tests ($EXPORT_TESTS): built from leetgpu/*.cu;" \
+      "$(grep -E '^[0-9]+% tests passed' "$WORK/export_tests.log" | tail -n 1)," \
+      "$(grep -c '\*\*\*Skipped' "$WORK/export_tests.log") skipped"
+  else
+    tail -n 30 "$WORK/export_tests.log" | sed 's/^/    /'
+    failed "export tests ($EXPORT_TESTS): basics/tests/test_exports.sh failed"
+  fi
+fi
 
 contest=$(find "$WORK/export/hip_programming_contest" -mindepth 1 -maxdepth 1 -type d 2>/dev/null |
   wc -l)

@@ -80,7 +80,7 @@ script_stage() { # script_stage SCRIPT: a stage running a script, which must exi
 install_packages() {
   local wanted=(cmake ninja-build g++ clang libclang-rt-14-dev libgtest-dev python3
                 hipcc libamdhip64-dev rocm-device-libs libamd-comgr-dev libhsa-runtime-dev
-                slurm-wlm munge time)
+                slurm-wlm munge time unifdef)
   local missing=()
   for p in "${wanted[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -14,7 +14,15 @@ by inlining every project header they include (quoted includes, and angle includ
 inside a project include directory), each under an include guard so that #pragma once semantics
 survive concatenation.
 
+The kit's headers serve every backend (CUDA, HIP, and the MI100 persona, a CUDA testing mode); an
+export serves one compiler. A backend pass (BackendPass, with unifdef) then resolves every branch
+that depends on the backend, as that compiler sees it: LeetGPU files for nvcc (no HIP, no
+persona), contest folders for hipcc (no CUDA, no persona). What only served removed branches goes
+with them (the backend's own #defines, comments about the removed branches, include guards of
+headers inlined once); conditions on anything else (__CUDA_ARCH__, ...) stay.
+
 Usage: export_submission.py --manifest <build>/kit_programs.json [--out DIR] [--leetgpu-dir DIR]
+                            [--backend-pass auto|on|off]
 Exit status 0 on success, 2 on any error (one line on stderr naming the file and the problem).
 """
 
@@ -38,6 +46,12 @@ KERNEL_EXTENSIONS = (".cu", ".hip")
 
 DIRECTIVE = re.compile(r"^\s*#\s*(\w+)\s*(.*)$")
 INCLUDE_TARGET = re.compile(r'^(?:"([^"]+)"|<([^>]+)>)')
+CONDITIONALS = ("if", "ifdef", "ifndef", "elif", "else", "endif")
+BLANK_PLACEHOLDER = "// kit-export: blank line"
+# The exporter's own comment lines (file and header boundaries), never treated as prose.
+GENERATED_COMMENT = re.compile(
+    r"^\s*// (?:======== .* ========|---- (?:begin|end) .* ----|\S+: inlined above)$"
+)
 
 
 class ExportError(Exception):
@@ -48,6 +62,10 @@ def strip_comments_state(line, in_block):
     """Returns (code, in_block): the line without comments, and whether a block comment is still
     open at its end. String and character literals are honoured so that "/*" in a string does not
     open a comment."""
+    if not in_block and not any(c in line for c in "\"'/"):
+        return line, False  # most lines: nothing to strip
+    if in_block and "*/" not in line:
+        return "", True
     code = []
     i, n = 0, len(line)
     while i < n:
@@ -192,6 +210,410 @@ class Inliner:
         return self._inline_header(resolved, conditional)
 
 
+class Backend:
+    """The compiler an export is for: the macros whose value that compiler fixes (`defined` with
+    their values, `undefined`), and the words of the branches it never takes (`removed_talk`), by
+    which comments about those branches are recognised."""
+
+    def __init__(self, name, defined, undefined, removed_talk):
+        self.name = name
+        self.defined = dict(defined)
+        self.undefined = tuple(undefined)
+        self.removed_talk = re.compile(removed_talk, re.IGNORECASE)
+
+
+# A LeetGPU file is compiled by nvcc alone: the kit's CUDA branch, no HIP compiler macro, no MI100
+# persona (a CUDA build option for testing the wave64 paths). `hip` as the start of a word, so that
+# HIP, hipcc and __HIPCC__ count and "chip" or "ship" do not.
+CUDA_BACKEND = Backend(
+    "CUDA",
+    defined={"KIT_CUDA": "1"},
+    undefined=("KIT_HIP", "KIT_BACKEND_HIP", "__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__",
+               "KIT_PERSONA_GFX908"),
+    removed_talk=r"(?<![a-z])hip|persona",
+)
+# A contest folder is compiled by hipcc with KIT_BACKEND_HIP defined at the top of every unit
+# (definitions_block): the kit's HIP branch, never another backend's or the persona's. The code is
+# written in CUDA spelling on both backends, so CUDA is no removed branch's word here.
+HIP_BACKEND = Backend(
+    "HIP",
+    defined={"KIT_HIP": "1", "KIT_BACKEND_HIP": "1"},
+    undefined=("KIT_CUDA", "KIT_BACKEND_CUDA", "KIT_BACKEND_CPU", "KIT_PERSONA_GFX908"),
+    removed_talk=r"persona",
+)
+
+
+def code_and_comment(line):
+    """Splits a line that does not start inside a block comment at its `//` comment (outside
+    string and character literals): (code, comment), comment "" when there is none."""
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and line[j] != c:
+                j += 2 if line[j] == "\\" else 1
+            i = j + 1
+        elif line.startswith("//", i):
+            return line[:i], line[i:]
+        elif line.startswith("/*", i):
+            end = line.find("*/", i + 2)
+            if end < 0:
+                return line, ""
+            i = end + 2
+        else:
+            i += 1
+    return line, ""
+
+
+def outer_parenthesised(expr):
+    """The inside of `(...)` when the parentheses enclose the whole expression, else None."""
+    if not (expr.startswith("(") and expr.endswith(")")):
+        return None
+    depth = 0
+    for i, c in enumerate(expr):
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if depth == 0 and i < len(expr) - 1:
+            return None
+    return expr[1:-1].strip()
+
+
+def top_level_operands(expr):
+    """(operator, operands) of an #if expression at its lowest precedence: split at every `||`
+    outside parentheses when there is one (&& binds tighter), else at every `&&`; (None, [expr])
+    when it is neither (or holds a conditional operator)."""
+    for op in ("||", "&&"):
+        parts, depth, start, i = [], 0, 0, 0
+        while i < len(expr):
+            c = expr[i]
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+            elif depth == 0 and c == "?":
+                return None, [expr]
+            elif depth == 0 and expr.startswith(op, i):
+                parts.append(expr[start:i].strip())
+                start = i + 2
+                i += 1
+            i += 1
+        if parts:
+            return op, parts + [expr[start:].strip()]
+    return None, [expr]
+
+
+class BackendPass:
+    """Resolves, in an exported text, every preprocessor branch that depends on the backend, with
+    unifdef (the macros of `backend` defined or undefined as its compiler sees them), so that the
+    file holds only the code that compiler compiles. Conditions on anything else (__CUDA_ARCH__,
+    __CUDACC__, a problem's own macros) stay as they are.
+
+    unifdef decides a condition when the given macros settle it (`KIT_HIP || defined(X)` with both
+    undefined) and passes it through unchanged otherwise: `KIT_CUDA && __CUDA_ARCH__ >= 800` would
+    keep KIT_CUDA, so such a condition is first reduced to its undecided operands, each operand's
+    value again asked of unifdef. Then:
+      - the #define/#undef lines of the resolved macros go (nothing tests them any more);
+      - a comment paragraph directly above a conditional that disappeared entirely goes with it;
+      - a comment paragraph (or trailing comment) that speaks of a removed branch goes;
+      - runs of blank lines become one.
+    A resolved macro still used in code afterwards is an error (its definition is gone)."""
+
+    def __init__(self, backend, unifdef):
+        self.backend = backend
+        self.unifdef = unifdef
+        self.symbols = set(backend.defined) | set(backend.undefined)
+        self._values = {}
+
+    def _run_unifdef(self, text, where, extra_undefined=(), blank=False):
+        flags = [f"-D{name}={value}" for name, value in self.backend.defined.items()]
+        flags += [f"-U{name}" for name in (*self.backend.undefined, *extra_undefined)]
+        command = [self.unifdef, "-x2"] + (["-b"] if blank else []) + flags
+        try:
+            result = subprocess.run(command, input=text, capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError) as e:
+            raise ExportError(f"{where}: running unifdef failed: {e}")
+        if result.returncode != 0:
+            message = " ".join(result.stderr.split())
+            raise ExportError(f"{where}: unifdef failed: {message}")
+        return result.stdout
+
+    def value(self, expr, where):
+        """True or False when unifdef decides `#if expr` for this backend, None when it depends on
+        other macros."""
+        if expr not in self._values:
+            probe = f"#if {expr}\nTRUE\n#else\nFALSE\n#endif\n"
+            answer = self._run_unifdef(probe, where).strip()
+            self._values[expr] = {"TRUE": True, "FALSE": False}.get(answer)
+        return self._values[expr]
+
+    def mentions(self, text):
+        """Whether `text` names one of the backend's macros."""
+        return not self.symbols.isdisjoint(re.findall(r"\b\w+\b", text))
+
+    def _reduce(self, expr, where):
+        """(value, text): the expression's value when unifdef decides it, else (None, the
+        expression without the operands that the backend decides and that do not decide it)."""
+        expr = expr.strip()
+        if not self.mentions(expr):
+            return None, expr
+        value = self.value(expr, where)
+        if value is not None:
+            return value, expr
+        inner = outer_parenthesised(expr)
+        if inner is not None:
+            value, text = self._reduce(inner, where)
+            return (None, f"({text})") if value is None else (value, expr)
+        op, operands = top_level_operands(expr)
+        if op is None:
+            raise ExportError(
+                f"{where}: cannot resolve `#if {expr}` for {self.backend.name}: the backend's "
+                "macros are neither settled by unifdef nor operands of && or ||"
+            )
+        kept = []
+        for operand in operands:
+            value, text = self._reduce(operand, where)
+            if value is None:
+                kept.append(text)
+            elif value == (op == "||"):
+                return value, expr  # an absorbing operand decides the whole
+        if not kept:
+            return op == "&&", expr
+        return None, f" {op} ".join(kept)
+
+    def _prepare(self, lines, where):
+        """Conditional directives on one line each (unifdef leaves a continued one alone), and
+        conditions that mention the backend's macros without being settled by them reduced."""
+        out = []
+        in_block = False
+        origin = InlinedOrigin(where)
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            origin.see(line)
+            started_in_block = in_block
+            code, in_block = strip_comments_state(line, in_block)
+            match = None if started_in_block else DIRECTIVE.match(code)
+            if not match or match.group(1) not in CONDITIONALS:
+                out.append(line)
+                i += 1
+                continue
+            codes = [code]
+            continued = False
+            while codes[-1].rstrip().endswith("\\") and i + 1 < len(lines):
+                continued = True
+                i += 1
+                code, in_block = strip_comments_state(lines[i], in_block)
+                codes.append(code)
+            joined = " ".join(c.rstrip().rstrip("\\").strip() for c in codes)
+            keyword, expr = DIRECTIVE.match(joined).groups()
+            expr = expr.strip()
+            if keyword in ("if", "elif") and self.mentions(expr):
+                value, reduced = self._reduce(expr, origin.name())
+                if value is None:
+                    if self.mentions(reduced):
+                        raise ExportError(
+                            f"{origin.name()}: cannot resolve `#{keyword} {expr}` for "
+                            f"{self.backend.name}"
+                        )
+                    out.append(f"#{keyword} {reduced}")
+                    i += 1
+                    continue
+            out.append(f"#{keyword} {expr}".rstrip() if continued else line)
+            i += 1
+        return out
+
+    def run(self, text, where, extra_undefined=()):
+        """The text with the backend's branches resolved (see the class). `extra_undefined`:
+        further macros known to be undefined where they are tested (include guards of headers
+        inlined once), resolved and removed the same way."""
+        lines = self._prepare(text.rstrip("\n").split("\n"), where)
+        # unifdef -b blanks what it removes, so that lines keep corresponding; blank lines are
+        # given a placeholder first, so that a blank output line is always a removed one.
+        marked = [line if line.strip() else BLANK_PLACEHOLDER for line in lines]
+        resolved = self._run_unifdef("\n".join(marked) + "\n", where, extra_undefined, blank=True)
+        out = resolved.rstrip("\n").split("\n")
+        if len(out) != len(lines):
+            raise ExportError(f"{where}: unifdef -b changed the number of lines")
+        out = [None if not line.strip() else "" if line == BLANK_PLACEHOLDER else line
+               for line in out]
+        self._drop_comments_above_removed_conditionals(lines, out)
+        symbols = self.symbols | set(extra_undefined)
+        self._drop_definitions(out, symbols)
+        out = self._drop_removed_talk(out)
+        out = tidy(out)
+        self._check_no_resolved_macro(out, where, symbols)
+        return "\n".join(out) + "\n"
+
+    @staticmethod
+    def _drop_comments_above_removed_conditionals(lines, out):
+        """Marks (None in `out`) the comment paragraph directly above each conditional of
+        `lines` that was removed as a whole."""
+        stack = []
+        in_block = False
+        for i, line in enumerate(lines):
+            started_in_block = in_block
+            code, in_block = strip_comments_state(line, in_block)
+            match = None if started_in_block else DIRECTIVE.match(code)
+            if not match:
+                continue
+            keyword = match.group(1)
+            if keyword in ("if", "ifdef", "ifndef"):
+                stack.append(i)
+            elif keyword == "endif" and stack:
+                start = stack.pop()
+                if all(out[k] is None for k in range(start, i + 1)):
+                    k = start - 1
+                    while k >= 0 and out[k] and is_prose_comment(out[k]) and out[k].strip() != "//":
+                        out[k] = None
+                        k -= 1
+
+    @staticmethod
+    def _drop_definitions(lines, symbols):
+        """Marks (None) the #define and #undef lines of `symbols`, continuation lines included.
+        Lines already None are removed ones and are skipped."""
+        in_block = False
+        dropping = False
+        for i, line in enumerate(lines):
+            if line is None:
+                continue
+            if dropping:
+                dropping = line.rstrip().endswith("\\")
+                lines[i] = None
+                continue
+            started_in_block = in_block
+            code, in_block = strip_comments_state(line, in_block)
+            match = None if started_in_block else DIRECTIVE.match(code)
+            if match and match.group(1) in ("define", "undef"):
+                name = re.match(r"\w+", match.group(2))
+                if name and name.group(0) in symbols:
+                    dropping = line.rstrip().endswith("\\")
+                    lines[i] = None
+
+    def _drop_removed_talk(self, lines):
+        """The lines without the comment paragraphs and trailing comments that speak of a
+        removed branch. A removed line (None) ends a comment block: comments that were apart
+        before the pass are judged apart."""
+        talk = self.backend.removed_talk
+        out = []
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if line is None or not is_prose_comment(line):
+                if line is not None:
+                    code, comment = code_and_comment(line)
+                    out.append(code.rstrip() if comment and code.strip() and talk.search(comment)
+                               else line)
+                i += 1
+                continue
+            end = i
+            while end < len(lines) and lines[end] is not None and is_prose_comment(lines[end]):
+                end += 1
+            out.extend(drop_paragraphs(lines[i:end], talk))
+            i = end
+        return out
+
+    def _check_no_resolved_macro(self, lines, where, symbols):
+        in_block = False
+        origin = InlinedOrigin(where)
+        for line in lines:
+            origin.see(line)
+            code, in_block = strip_comments_state(line, in_block)
+            used = sorted(set(re.findall(r"\b\w+\b", code)) & symbols)
+            if used:
+                raise ExportError(
+                    f"{origin.name()}: {', '.join(used)} still used once the backend is resolved "
+                    f"for {self.backend.name} (its definition is removed): {line.strip()}"
+                )
+
+
+class InlinedOrigin:
+    """Follows the begin/end lines of an inlined text to name the header a line comes from."""
+
+    def __init__(self, source):
+        self.source = source
+        self.headers = []
+
+    def see(self, line):
+        begin = re.match(r"^// ---- begin (.*) \(inlined\) ----$", line)
+        if begin:
+            self.headers.append(begin.group(1))
+        elif re.match(r"^// ---- end .* ----$", line) and self.headers:
+            self.headers.pop()
+
+    def name(self):
+        return f"{self.source} (in {self.headers[-1]})" if self.headers else self.source
+
+
+def is_prose_comment(line):
+    """A line that is only a // comment, other than the exporter's own boundary lines."""
+    return line.lstrip().startswith("//") and not GENERATED_COMMENT.match(line)
+
+
+def drop_paragraphs(block, talk):
+    """A block of // comment lines without the paragraphs (separated by bare // lines) in which
+    `talk` occurs, and without the separators left at its edges."""
+    paragraphs, current = [], []
+    for line in block:
+        if line.strip() == "//":
+            paragraphs.append(current)
+            current = []
+        else:
+            current.append(line)
+    paragraphs.append(current)
+    kept = [p for p in paragraphs if p and not talk.search(" ".join(p))]
+    separator = [l for l in block if l.strip() == "//"][:1]
+    out = []
+    for paragraph in kept:
+        if out:
+            out.extend(separator)
+        out.extend(paragraph)
+    return out
+
+
+def tidy(lines):
+    """Turns runs of blank lines into one, drops blank lines just inside a header's begin/end
+    lines and the begin/end lines of a header left empty."""
+    begin = re.compile(r"^// ---- begin (.*) \(inlined\) ----$")
+    out = []
+    for line in lines:
+        line = line.rstrip()
+        if not line and (not out or not out[-1] or begin.match(out[-1])):
+            continue
+        end = re.match(r"^// ---- end (.*) ----$", line)
+        if end:
+            while out and not out[-1]:
+                out.pop()
+            opened = begin.match(out[-1]) if out else None
+            if opened and opened.group(1) == end.group(1):
+                out.pop()
+                continue
+        out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def single_copy_guards(text):
+    """Include guards of the headers inlined once in a text: undefined wherever they are tested,
+    so that the backend pass removes them with the rest."""
+    guards = re.findall(r"^#ifndef (KIT_INLINED_\w+)$", text, flags=re.MULTILINE)
+    return sorted(g for g in set(guards) if guards.count(g) == 1)
+
+
+def find_unifdef(mode):
+    """The unifdef executable for `--backend-pass` mode (auto: when installed), or None."""
+    if mode == "off":
+        return None
+    path = shutil.which("unifdef")
+    if path is None and mode == "on":
+        raise ExportError("unifdef not found (Debian: apt-get install unifdef); "
+                          "--backend-pass off exports every backend branch")
+    if path is None:
+        print("export_submission: unifdef not found: the exported files keep every backend "
+              "branch (install unifdef for lean files)", file=sys.stderr)
+    return path
+
+
 def git_revision(root, files):
     """Short commit of the source tree, with '+local changes' when any exported file differs
     from it; empty when git is unavailable."""
@@ -300,7 +722,7 @@ def unit_file(units, filename):
     return "\n".join(parts) + "\n"
 
 
-def export_contest_program(program, root, out_dir):
+def export_contest_program(program, root, out_dir, resolver=None):
     name = program["name"]
     source_dir = os.path.realpath(program["source_dir"])
     include_dirs = [source_dir] + program["include_dirs"]
@@ -308,6 +730,8 @@ def export_contest_program(program, root, out_dir):
 
     header_inliner = Inliner(root, include_dirs)
     main_h = header_inliner.header(solve_header)
+    if resolver:
+        main_h = resolver.run(main_h, os.path.relpath(solve_header, root))
     covered = set(header_inliner.used)
     substitutions = {solve_header: ('#include "main.h"', covered)}
 
@@ -326,7 +750,10 @@ def export_contest_program(program, root, out_dir):
         units = []
         for source in sources:
             inliner = Inliner(root, include_dirs, substitutions)
-            units.append(inliner.source(source))
+            text = inliner.source(source)
+            if resolver:
+                text = resolver.run(text, os.path.relpath(source, root))
+            units.append(text)
             used.update(inliner.used)
         files[filename] = (sources, unit_file(units, filename))
     revision = git_revision(root, sorted(used))
@@ -348,9 +775,13 @@ def export_contest_program(program, root, out_dir):
     return folder
 
 
-def export_leetgpu(kernel, name, root, include_dirs, out_dir):
+def export_leetgpu(kernel, name, root, include_dirs, out_dir, resolver=None):
     inliner = Inliner(root, include_dirs)
     body = inliner.source(kernel)
+    if resolver:
+        body = resolver.run(
+            body, os.path.relpath(kernel, root), extra_undefined=single_copy_guards(body)
+        )
     if not re.search(r'extern\s+"C"\s+void\s+solve\s*\(', body):
         raise ExportError(f'{kernel}: no extern "C" void solve(...): not a LeetGPU solution')
     revision = git_revision(root, inliner.used)
@@ -401,6 +832,13 @@ def main(argv):
     parser.add_argument("--manifest", required=True, help="<build>/kit_programs.json")
     parser.add_argument("--out", help="output directory (default: <source root>/submission)")
     parser.add_argument(
+        "--backend-pass",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="resolve the backend branches with unifdef: LeetGPU files for CUDA, contest folders "
+        "for HIP (auto: when unifdef is installed; on: fail without it; off: keep every branch)",
+    )
+    parser.add_argument(
         "--leetgpu-dir",
         help="folder whose <name>/kernel.cu are LeetGPU solutions (default: <source root>/basics)",
     )
@@ -410,12 +848,15 @@ def main(argv):
         root = os.path.realpath(manifest["source_root"])
         out_dir = os.path.realpath(args.out or os.path.join(root, "submission"))
         leetgpu_dir = args.leetgpu_dir or os.path.join(root, "basics")
+        unifdef = find_unifdef(args.backend_pass)
+        contest_pass = BackendPass(HIP_BACKEND, unifdef) if unifdef else None
+        leetgpu_pass = BackendPass(CUDA_BACKEND, unifdef) if unifdef else None
         prepare_output(out_dir)
 
         exported = 0
         for program in manifest["programs"]:
             if is_contest_program(program, root):
-                folder = export_contest_program(program, root, out_dir)
+                folder = export_contest_program(program, root, out_dir, contest_pass)
                 print(f"contest: {program['name']} -> {folder}")
                 exported += 1
             elif os.path.realpath(program["source_dir"]) == os.path.join(root, program["name"]):
@@ -425,7 +866,7 @@ def main(argv):
             for name in sorted(os.listdir(leetgpu_dir)):
                 kernel = os.path.join(leetgpu_dir, name, "kernel.cu")
                 if os.path.isfile(kernel):
-                    path = export_leetgpu(kernel, name, root, include_dirs, out_dir)
+                    path = export_leetgpu(kernel, name, root, include_dirs, out_dir, leetgpu_pass)
                     print(f"leetgpu: {name} -> {path}")
                     exported += 1
         print(f"exported {exported} solution(s) to {out_dir}")

@@ -3,10 +3,13 @@
 
 The fixture has a contest-style program `toy` (main.cpp, a library source, a kernel, solve.h
 including another header, a compile definition, a header first included inside a false #if) and
-a LeetGPU-style export_fixture/basics/vec/kernel.cu. The exported files are compiled and run with
-the host C++ compiler (the fixture's "kernels" are plain C++), through the generated Makefile, so
-an inlining mistake (a missing or duplicated definition, two sources' internal names clashing)
-fails the test.
+a LeetGPU-style export_fixture/basics/vec/kernel.cu. Its export_fixture/common/gpu.h picks the backend as the kit's vendor
+header does, with the kinds of conditions the backend pass resolves (plain, compound, #elif, a
+header included only under the MI100 persona, comments about either branch). The exported files
+are compiled and run with the host C++ compiler (the fixture's "kernels" are plain C++), through
+the generated Makefile, so an inlining mistake (a missing or duplicated definition, two sources'
+internal names clashing) or a wrongly resolved branch fails the test. The backend pass's tests
+need unifdef and are skipped without it.
 Run: python3 cmake/tests/test_export_submission.py
 """
 
@@ -14,11 +17,13 @@ import contextlib
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -26,6 +31,10 @@ import export_submission  # noqa: E402
 
 FIXTURE = os.path.join(HERE, "export_fixture")
 CXX = shutil.which("g++") or shutil.which("c++") or shutil.which("clang++")
+UNIFDEF = shutil.which("unifdef")
+# What a CUDA export must not speak of: HIP (as a word's start: hipcc, __HIPCC__, not "chip") and
+# the persona.
+HIP_OR_PERSONA = re.compile(r"(?<![a-z])hip|persona", re.IGNORECASE)
 
 
 def host_compiler_as_hipcc(folder):
@@ -59,7 +68,7 @@ def toy_program(root, **overrides):
     return program
 
 
-class ExportTest(unittest.TestCase):
+class FixtureCase(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="kit-export-test-")
         self.root = os.path.join(self.tmp, "src")
@@ -89,6 +98,12 @@ class ExportTest(unittest.TestCase):
         with open(os.path.join(self.out, *parts)) as f:
             return f.read()
 
+    def append(self, relative, text):
+        with open(os.path.join(self.root, relative), "a") as f:
+            f.write(text)
+
+
+class ExportTest(FixtureCase):
     def test_contest_folder_has_the_four_files_and_no_project_includes(self):
         rc, out, err = self.run_export()
         self.assertEqual(rc, 0, err)
@@ -269,6 +284,161 @@ class ExportTest(unittest.TestCase):
             rc = export_submission.main(["--manifest", path, "--out", self.out])
         self.assertEqual(rc, 2)
         self.assertIn("broken.json: line 1: invalid JSON", stderr.getvalue())
+
+
+
+
+@unittest.skipUnless(UNIFDEF, "unifdef is not installed")
+class BackendPassTest(FixtureCase):
+    """The exports with their backend branches resolved: LeetGPU files for CUDA, contest folders
+    for HIP."""
+
+    def test_leetgpu_file_holds_only_the_cuda_branch(self):
+        rc, _, err = self.run_export(extra_args=["--backend-pass", "on"])
+        self.assertEqual(rc, 0, err)
+        text = self.read("leetgpu", "vec.cu")
+        self.assertIsNone(HIP_OR_PERSONA.search(text), text)
+        self.assertNotRegex(text, r"\bKIT_(CUDA|HIP)\b")
+        self.assertIn("inline constexpr int kFixtureWarp = 32;", text)
+        self.assertNotIn("kFixtureWarp = 64", text)
+        self.assertNotIn("persona.h", text)
+        # a compound condition keeps what the backend does not decide; __CUDACC__ stays
+        self.assertIn("\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n", text)
+        self.assertIn("\n#if defined(__CUDACC__)\n", text)
+        # the comment above a block removed as a whole goes with it
+        self.assertNotIn("kFixtureSleepUnit", text)
+        self.assertNotIn("AMD's wavefront sleep", text)
+        # of a comment about both branches, the paragraph on the removed one goes
+        self.assertIn("// Lanes per warp.\ninline constexpr int kFixtureWarp = 32;", text)
+        self.assertIn("{ return 2 * fixture_vendor_value(v); }\n", text)
+        # comments on the kernel stay; headers inlined once lose their guard, keep their bounds
+        self.assertIn("// vec: b[i] = 2 * (a[i] + 1) + the warp width", text)
+        self.assertNotIn("KIT_INLINED_", text)
+        self.assertIn("// ---- begin common/detail/vendor.h (inlined) ----", text)
+        self.assertNotIn("\n\n\n", text)
+
+    def test_leetgpu_file_computes_with_the_cuda_branch(self):
+        if not CXX:
+            self.skipTest("no C++ compiler")
+        rc, _, err = self.run_export(extra_args=["--backend-pass", "on"])
+        self.assertEqual(rc, 0, err)
+        driver = os.path.join(self.tmp, "driver.cpp")
+        with open(driver, "w") as f:
+            f.write(
+                "#include <cstdio>\n"
+                'extern "C" void solve(const float *a, float *b, int n);\n'
+                "int main() {\n"
+                "  const float a[2] = {1, 2};\n"
+                "  float b[2] = {};\n"
+                "  solve(a, b, 2);\n"
+                '  std::printf("%g %g\\n", b[0], b[1]);\n'
+                "}\n"
+            )
+        binary = os.path.join(self.tmp, "vec")
+        build = subprocess.run(
+            [CXX, "-std=c++17", "-x", "c++", os.path.join(self.out, "leetgpu", "vec.cu"),
+             "-x", "none", driver, "-o", binary],
+            capture_output=True, text=True,
+        )
+        self.assertEqual(build.returncode, 0, build.stderr)
+        run = subprocess.run([binary], capture_output=True, text=True)
+        self.assertEqual(run.stdout, "36 38\n")  # 2 * (a + 1) + 32 lanes
+
+    def test_contest_folder_holds_only_the_hip_branch(self):
+        rc, _, err = self.run_export(extra_args=["--backend-pass", "on"])
+        self.assertEqual(rc, 0, err)
+        main_cpp = self.read("hip_programming_contest", "toy", "main.cpp")
+        self.assertIn("inline constexpr int kFixtureWarp = 64;", main_cpp)
+        self.assertIn("// AMD's wavefront sleep, in units of 64 clocks.", main_cpp)
+        self.assertNotIn("kFixtureWarp = 32", main_cpp)
+        self.assertIn("  return v + 1;\n}", main_cpp)
+        self.assertNotIn("return 2 * v;", main_cpp)
+        self.assertNotRegex(main_cpp, r"(?i)persona")
+        self.assertNotIn("KIT_CUDA", main_cpp)
+        self.assertNotIn("#define KIT_HIP", main_cpp)
+        # the HIP compiler's own macros are not the export's to decide; guards serve main.h
+        self.assertIn("#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__)", main_cpp)
+        self.assertIn("#ifndef KIT_INLINED_COMMON_GPU_H", main_cpp)
+        self.assertIn("#define KIT_BACKEND_HIP 1", main_cpp)
+
+    def test_backend_pass_off_keeps_every_branch(self):
+        rc, _, err = self.run_export(extra_args=["--backend-pass", "off"])
+        self.assertEqual(rc, 0, err)
+        text = self.read("leetgpu", "vec.cu")
+        self.assertIn("#if KIT_HIP", text)
+        self.assertIn("// ---- begin common/detail/persona.h (inlined) ----", text)
+
+    def test_without_unifdef_auto_exports_every_branch_and_on_fails(self):
+        with mock.patch.object(export_submission.shutil, "which", lambda name: None):
+            rc, _, err = self.run_export(extra_args=["--backend-pass", "on"])
+            self.assertEqual(rc, 2)
+            self.assertIn("unifdef not found", err)
+            rc, _, err = self.run_export()
+        self.assertEqual(rc, 0, err)
+        self.assertIn("unifdef not found: the exported files keep every backend branch", err)
+        self.assertIn("#if KIT_HIP", self.read("leetgpu", "vec.cu"))
+
+    def test_condition_the_pass_cannot_reduce_is_an_error_naming_the_header(self):
+        self.append("common/gpu.h", "#if KIT_CUDA ? 1 : 0\n#endif\n")
+        rc, _, err = self.run_export(extra_args=["--backend-pass", "on"])
+        self.assertEqual(rc, 2)
+        self.assertIn("(in common/gpu.h): cannot resolve `#if KIT_CUDA ? 1 : 0`", err)
+
+    def test_resolved_macro_used_in_code_is_an_error(self):
+        self.append("basics/vec/kernel.cu", "static_assert(KIT_CUDA == 1, \"CUDA\");\n")
+        rc, _, err = self.run_export(extra_args=["--backend-pass", "on"])
+        self.assertEqual(rc, 2)
+        self.assertIn("basics/vec/kernel.cu: KIT_CUDA still used once the backend is resolved", err)
+
+    def resolve(self, text, backend=export_submission.CUDA_BACKEND):
+        return export_submission.BackendPass(backend, UNIFDEF).run(text, "test.h")
+
+    def test_elif_and_nested_conditions_are_reduced(self):
+        text = (
+            "#if defined(A)\n"
+            "int a;\n"
+            "#elif KIT_CUDA && defined(__CUDA_ARCH__)\n"
+            "int b;\n"
+            "#endif\n"
+            "#if (KIT_CUDA && defined(B)) || defined(KIT_HIP)\n"
+            "int c;\n"
+            "#endif\n"
+        )
+        self.assertEqual(
+            self.resolve(text),
+            "#if defined(A)\nint a;\n#elif defined(__CUDA_ARCH__)\nint b;\n#endif\n"
+            "#if (defined(B))\nint c;\n#endif\n",
+        )
+
+    def test_comment_paragraphs_are_judged_apart_and_blank_runs_collapse(self):
+        text = (
+            "// Block size.\n"
+            "//\n"
+            "// 512 under the MI100 persona.\n"
+            "#if defined(KIT_PERSONA_GFX908)\n"
+            "constexpr int kBlock = 512;\n"
+            "\n"
+            "\n"
+            "#else\n"
+            "constexpr int kBlock = 1024; // 512 on HIP\n"
+            "#endif\n"
+            "\n"
+            "\n"
+            "int chip_count; // a chip, not HIP\n"
+        )
+        self.assertEqual(
+            self.resolve(text),
+            "// Block size.\nconstexpr int kBlock = 1024;\n\nint chip_count;\n",
+        )
+
+    def test_operand_helpers(self):
+        operands = export_submission.top_level_operands
+        self.assertEqual(operands("a || b && c"), ("||", ["a", "b && c"]))
+        self.assertEqual(operands("(a || b) && c"), ("&&", ["(a || b)", "c"]))
+        self.assertEqual(operands("a ? b : c"), (None, ["a ? b : c"]))
+        inner = export_submission.outer_parenthesised
+        self.assertEqual(inner("(a && (b))"), "a && (b)")
+        self.assertIsNone(inner("(a) && (b)"))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
+// vec: b[i] = 2 * (a[i] + 1) + the warp width, a LeetGPU-style solution of the fixture.
 #include "gpu.h"
 
 extern "C" void solve(const float *a, float *b, int n) {
   for (int i = 0; i < n; ++i)
-    b[i] = static_cast<float>(fixture_vendor_twice(static_cast<int>(a[i])));
+    b[i] = static_cast<float>(fixture_vendor_twice(static_cast<int>(a[i])) + kFixtureWarp);
 }
