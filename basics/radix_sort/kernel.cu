@@ -28,12 +28,12 @@
 // before pass 1 uses it. Both start at zero when the scratch is (re)allocated.
 //
 // Up to 4096 keys (one tile) a single block sorts everything in shared memory in one launch.
-#include "gpu/backoff.h"
 #include "gpu/check.h"
 #include "gpu/device_scratch.h"
 #include "gpu/launch.h"
 #include "gpu/vendor.h"
 #include "primitives/grid_reduce.h"
+#include "primitives/lookback.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -56,8 +56,8 @@ constexpr int kWarpKeys = KIT_WARP_SIZE * kKeysPerThread;
 // stable ranking puts these (last in input order) after every real key, so they land past N.
 constexpr unsigned kPadKey = 0xffffffffu;
 
-constexpr unsigned kAggregate = 1u << 30;
-constexpr unsigned kInclusive = 2u << 30;
+constexpr unsigned kAggregate = static_cast<unsigned>(kit::lookback::kAggregate) << 30;
+constexpr unsigned kInclusive = static_cast<unsigned>(kit::lookback::kInclusive) << 30;
 constexpr unsigned kCountMask = (1u << 30) - 1;
 
 constexpr kit::lane_mask_t kWarpLanes =
@@ -71,16 +71,6 @@ __device__ unsigned g_digit_totals[kPasses * kDigits];
 __device__ unsigned g_histogram_arrivals;
 __device__ unsigned g_digit_offsets[kPasses * kDigits];
 __device__ unsigned g_next_tile;
-
-// Thread 0 of a block draws the block's tile: tickets go out in the order blocks start, so a tile
-// only ever waits on tiles that are running. The block drawing the last ticket resets the counter
-// (every ticket of the launch is drawn by then; the next launch is ordered after this one).
-__device__ __forceinline__ unsigned draw_tile(unsigned num_tiles) {
-  const unsigned tile = atomicAdd(&g_next_tile, 1u);
-  if (tile == num_tiles - 1)
-    atomicExch(&g_next_tile, 0u);
-  return tile;
-}
 
 __device__ __forceinline__ unsigned digit_of(unsigned key, int shift) {
   return key >> shift & (kDigits - 1);
@@ -251,25 +241,20 @@ __device__ __forceinline__ void reorder_keys(TileShared &s, const unsigned (&key
 // One pass over all tiles.
 // ---------------------------------------------------------------------------------------------
 
-// Thread d of tile `tile` (> 0): the number of keys with digit d in all earlier tiles. Walks back
-// over the earlier tiles' words, adding aggregates, until an inclusive count; waits (with
-// back-off) on a tile that has published nothing yet. Tile 0 always publishes an inclusive
-// count, so the walk ends.
-__device__ __forceinline__ unsigned look_back(const unsigned *state, unsigned tile, int d) {
-  unsigned prefix = 0;
-  for (unsigned pred = tile - 1;; --pred) {
-    const unsigned *word_at = state + static_cast<std::size_t>(pred) * kDigits + d;
-    unsigned word = kit::gpu_load_relaxed(word_at);
-    kit::SpinBackoff backoff;
-    while (word == 0) {
-      backoff.wait();
-      word = kit::gpu_load_relaxed(word_at);
-    }
-    prefix += word & kCountMask;
-    if (word & kInclusive)
-      return prefix;
+// The tile states of digit d's count: one 32-bit word per tile, {kind:2, count:30}, zeroed
+// before the pass (0: not published), so no epoch. Thread d of tile `tile` (> 0) walks back over
+// them for the number of keys with digit d in all earlier tiles (lookback::look_back_serial); tile
+// 0 always publishes an inclusive count, so every walk ends.
+struct DigitCounts {
+  const unsigned *state;
+  int digit;
+
+  __device__ unsigned word(long long tile) const {
+    return kit::gpu_load_relaxed(state + static_cast<std::size_t>(tile) * kDigits + digit);
   }
-}
+  __device__ static std::uint64_t kind_of(unsigned word, std::uint64_t) { return word >> 30; }
+  __device__ unsigned value(long long, unsigned word) const { return word & kCountMask; }
+};
 
 __global__ void __launch_bounds__(kThreads)
     onesweep_pass(const unsigned *__restrict__ in, unsigned *__restrict__ out, unsigned n, int pass,
@@ -277,7 +262,7 @@ __global__ void __launch_bounds__(kThreads)
                   unsigned *__restrict__ next_state) {
   __shared__ TileShared s;
   if (threadIdx.x == 0)
-    s.tile = draw_tile(num_tiles);
+    s.tile = kit::lookback::draw_tile(&g_next_tile, num_tiles);
   __syncthreads();
   const unsigned tile = s.tile;
   const int shift = pass * kRadixBits;
@@ -310,7 +295,8 @@ __global__ void __launch_bounds__(kThreads)
 
   unsigned before = 0;
   if (tile > 0) {
-    before = look_back(state, tile, d);
+    before =
+        kit::lookback::look_back_serial<unsigned>(DigitCounts{state, d}, tile, 0, kit::Plus(), 0u);
     kit::gpu_store_relaxed(&state[word], kInclusive | (before + total));
   }
   // Key at tile position i with digit d goes to output index digit_base[d] + i (mod 2^32).

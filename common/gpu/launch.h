@@ -15,7 +15,6 @@
 // the fallbacks on any GPU.
 #pragma once
 
-#include "gpu/amd_occupancy.h"
 #include "gpu/check.h"
 #include "gpu/device.h"
 
@@ -25,6 +24,10 @@
 #include <cstring>
 #include <tuple>
 #include <utility>
+
+#if KIT_HIP
+#include "gpu/amd_occupancy.h"
+#endif
 
 namespace kit::gpu {
 

@@ -170,6 +170,7 @@ __global__ void __launch_bounds__(kThreads)
 
 // Host entry points: pick the vector or the scalar kernel and launch it on the default stream.
 // No synchronisation (the judge's next operation is stream-ordered after it).
+// out[i] = op(in[i]).
 template <class T, class Op> void map(const T *in, T *out, std::size_t n, Op op) {
   if (n == 0)
     return;
@@ -184,7 +185,8 @@ template <class T, class Op> void map(const T *in, T *out, std::size_t n, Op op)
   }
 }
 
-template <class T, class Op> void map(const T *a, const T *b, T *out, std::size_t n, Op op) {
+// out[i] = op(a[i], b[i]), on the default stream, no synchronisation.
+template <class T, class Op> void map_pairs(const T *a, const T *b, T *out, std::size_t n, Op op) {
   if (n == 0)
     return;
   if (aligned16(a) && aligned16(b) && aligned16(out)) {

@@ -71,7 +71,7 @@ template <class Op> void map(const float *in, float *out, std::size_t half, Op o
     });
     GPU_CHECK_LAUNCH("gated::gated_vec4_unaligned_x2");
   } else {
-    ew::map(in, x2, out, half, op); // all aligned: the vector path; else the scalar kernel
+    ew::map_pairs(in, x2, out, half, op); // all aligned: the vector path; else the scalar kernel
   }
 }
 

@@ -171,6 +171,27 @@ __device__ T look_back(const States &states, unsigned tile, std::uint64_t epoch,
   }
 }
 
+// The same walk by one thread for one scan, one predecessor at a time: for many independent scans
+// over the same tiles at once, one per thread (radix sort's digit counts, CUB's onesweep), where
+// a warp-wide window per scan would multiply the loads. Returns the combination of every tile
+// before `tile` (> 0); tile 0 must publish an inclusive state, which ends every walk.
+template <class T, class States, class Op>
+__device__ __forceinline__ T look_back_serial(const States &states, unsigned tile,
+                                              std::uint64_t epoch, Op op, T identity) {
+  T exclusive = identity;
+  for (long long pred = static_cast<long long>(tile) - 1;; --pred) {
+    auto word = states.word(pred);
+    SpinBackoff backoff;
+    while (States::kind_of(word, epoch) == kUnpublished) {
+      backoff.wait();
+      word = states.word(pred);
+    }
+    exclusive = op(states.value(pred, word), exclusive);
+    if (States::kind_of(word, epoch) == kInclusive)
+      return exclusive;
+  }
+}
+
 #endif // device compilation
 
 } // namespace kit::lookback
