@@ -61,9 +61,13 @@ template <> struct ScanTuning<kit::gpu::GpuArch::gfx908> {
   static constexpr kit::TileOrder kTileOrder = kit::TileOrder::kTicket;
   using Scan = kit::ScanConfig<kDataThreads, kItemsPerThread, kOccupancyHint, kTileOrder>;
 
-  // The host path's cross-over is set by the host (pageable copy rate, pinned allocation cost)
-  // more than by the GPU, and the MI100's PCIe 4 link slows both paths alike: the H200 machine's
-  // numbers. Not measured on hardware.
+  // The host path's cross-over is set by the host more than by the GPU. Both runtimes copy
+  // pageable memory through pinned staging buffers of their own (ROCm/clr: the blit staging path
+  // of rocclr/device/rocm/rocblit.cpp), so the direct path's cost per item is of the same kind as
+  // on NVIDIA; the staged path's fixed cost is pinned allocation, which on ROCm also maps the
+  // memory for the GPU through the kernel driver, no cheaper than CUDA's. The MI100's PCIe 4 link
+  // slows both paths alike. So the H200 machine's cross-over, until the self-test's tuning phase
+  // (TUNE=1) measures it on the MI100. Not measured on hardware.
   static constexpr std::size_t kDirectMaxItems = std::size_t{3} << 24;
   static constexpr std::size_t kChunkItems = std::size_t{1} << 21;
   static constexpr int kSlots = 4;

@@ -186,6 +186,7 @@ struct Engine::Plan {
   OnChipKernels onchip;
   unsigned onchip_min_block_items;
   unsigned auto_resident_divisor;
+  std::size_t auto_single_launch_min_items;
 };
 
 namespace {
@@ -201,7 +202,8 @@ template <class T> Engine::Plan plan_for() {
                       T::kResidentMinBlockItems,
                       onchip_kernels<T, CopyPath::kBulk>(),
                       T::kOnChipMinBlockItems,
-                      T::kAutoResidentDivisor};
+                      T::kAutoResidentDivisor,
+                      T::kAutoSingleLaunchMinItems};
 }
 
 Workspace workspace_of(const kit::gpu::DeviceArray<unsigned char> &control,
@@ -303,6 +305,8 @@ std::size_t Engine::auto_resident_limit() const {
 }
 
 Method Engine::auto_method(std::size_t n) const {
+  if (n < plan_->auto_single_launch_min_items)
+    return Method::kTwoPassReverse;
   if (n <= auto_resident_limit())
     return Method::kResident;
   return n <= onchip_capacity() ? Method::kOnChip : Method::kTwoPassReverse;

@@ -29,8 +29,9 @@ template <int kThreadsValue, int kRegisterItemsValue, int kGroupValue> struct On
 template <kit::gpu::GpuArch> struct SoftmaxTuning;
 
 // Rules every table follows (the Engine applies them):
-// - kAuto runs kResident up to resident_capacity / kAutoResidentDivisor, then kOnChip up to its
-//   capacity (the input is read once), then kTwoPassReverse.
+// - kAuto runs kTwoPassReverse below kAutoSingleLaunchMinItems; from there kResident up to
+//   resident_capacity / kAutoResidentDivisor, then kOnChip up to its capacity (the input is read
+//   once), then kTwoPassReverse.
 // - kOnChip runs in OnChipNarrow while that shape's registers alone hold the input (on the full
 //   grid), in OnChipWide above, up to the wide shape's capacity (registers + shared memory).
 // - The single-kernel methods shrink their grid below k*MinBlockItems float4 per block (fewer
@@ -58,6 +59,9 @@ template <> struct SoftmaxTuning<kit::gpu::GpuArch::sm90> {
   // Resident and 512x16 on-chip tied at 5e5 on the H100, on-chip won from 7.5e5 (its grid at the
   // barrier is 132 blocks against resident's 245-528); capacity / 6 is 7.2e5 on 132 SMs.
   static constexpr unsigned kAutoResidentDivisor = 6;
+  // A cooperative launch costs what an ordinary one does (the grid barrier kernel's floor): the
+  // single-launch methods win from the smallest inputs.
+  static constexpr std::size_t kAutoSingleLaunchMinItems = 0;
   // solve() with host pointers: chunks of 2^20 floats (4 MB) through 2 pinned staging slots.
   static constexpr std::size_t kSolveChunkItems = std::size_t{1} << 20;
   static constexpr int kSolveSlots = 2;
@@ -90,6 +94,15 @@ template <> struct SoftmaxTuning<kit::gpu::GpuArch::gfx908> {
   // Resident's grid at the barrier is 360 blocks against the on-chip method's 120, the cause of
   // the cross-over on Hopper: the same rule.
   static constexpr unsigned kAutoResidentDivisor = 6;
+  // Not measured on hardware. A cooperative launch on ROCm fences the stream, moves to the
+  // device-wide cooperative queue under a lock and first runs a kernel that sets up the grid
+  // barrier's hardware (ROCm/clr hipamd/src/hip_module.cpp, rocclr/device/rocm/rocvirtual.cpp):
+  // reasoned at 15-25 us against about 5 us for the ordinary launch the two-pass method adds. A
+  // single launch saves that launch and a second read of 4N bytes (N / 3e11 s at 1.2 TB/s), so it
+  // pays only from N of about 3e6 to 6e6, where the resident method's capacity (about 3e6) already
+  // ends: two passes below 4M, the on-chip method above up to its capacity. The self-test's tuning
+  // phase (TUNE=1) measures this cross-over on the MI100.
+  static constexpr std::size_t kAutoSingleLaunchMinItems = std::size_t{1} << 22;
   // A 4 MB chunk takes about 160 us over PCIe 4 x16, far above the per-copy overhead.
   static constexpr std::size_t kSolveChunkItems = std::size_t{1} << 20;
   static constexpr int kSolveSlots = 2;

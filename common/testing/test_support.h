@@ -100,10 +100,20 @@ public:
 
 private:
   template <class T> static std::string to_text(const T &v) {
-    if constexpr (std::is_floating_point_v<T>)
+    if constexpr (std::is_floating_point_v<T>) {
       return std::to_string(static_cast<double>(v));
-    else
+    } else if constexpr (std::is_arithmetic_v<T>) {
       return std::to_string(v);
+    } else { // a struct: its bytes in hex, in memory order
+      std::string text = "0x";
+      const unsigned char *bytes = reinterpret_cast<const unsigned char *>(&v);
+      for (size_t k = 0; k < sizeof(T); ++k) {
+        char pair[3];
+        std::snprintf(pair, sizeof pair, "%02x", bytes[k]);
+        text += pair;
+      }
+      return text;
+    }
   }
   int checks_ = 0;
   int failures_ = 0;
