@@ -6,8 +6,9 @@
 #
 #   cmake/hip_resource_usage.sh [-a ARCH] [-n SED_SCRIPT] SOURCE...
 #
-# SOURCE paths are relative to the repository root and compiled with -I common and -I their own
-# folder. ARCH defaults to gfx908 (MI100); HIPCC=<compiler> picks another hipcc. Kernel names are
+# SOURCE paths are relative to the repository root and compiled with -I common, -I their own
+# folder and -I its parent (a problem's bench/ sources include the problem's headers). ARCH
+# defaults to gfx908 (MI100); HIPCC=<compiler> picks another hipcc. Kernel names are
 # demangled, then passed through SED_SCRIPT (sed -E) to shorten them. Each problem's
 # hip_resource_usage.sh names its sources and its shortening.
 set -euo pipefail
@@ -32,9 +33,15 @@ table="$(mktemp)"
 trap 'rm -f "$remarks" "$table"' EXIT
 
 for source in "$@"; do
-  "$hipcc" -std=c++17 -O3 --offload-arch="$arch" -x hip -I "$root/common" \
-    -I "$root/$(dirname "$source")" -c "$root/$source" -o /dev/null \
-    -Rpass-analysis=kernel-resource-usage 2>>"$remarks"
+  # A source in a problem's bench/ or tests/ folder includes the problem's own headers too.
+  folder=$(dirname "$source")
+  if ! "$hipcc" -std=c++17 -O3 --offload-arch="$arch" -x hip -I "$root/common" \
+    -I "$root/$folder" -I "$root/$(dirname "$folder")" -c "$root/$source" -o /dev/null \
+    -Rpass-analysis=kernel-resource-usage 2>>"$remarks"; then
+    grep -E "error" "$remarks" | head -n 20 >&2
+    echo "hip_resource_usage: $source does not compile for $arch" >&2
+    exit 2
+  fi
 done
 
 # One line per kernel (first occurrence): VGPRs AGPRs SGPRs waves VGPR-spill SGPR-spill scratch

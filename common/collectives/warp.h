@@ -83,9 +83,6 @@ namespace detail {
 template <int kMove, int kRowMask, class T> __device__ __forceinline__ T dpp_move_any(const T &v) {
   return shuffle_words(v, [](unsigned w) { return dpp_move<kMove, kRowMask>(w); });
 }
-template <class T> __device__ __forceinline__ T read_lane_any(const T &v, int lane) {
-  return shuffle_words(v, [&](unsigned w) { return warp_read_lane(w, lane); });
-}
 } // namespace detail
 
 // Inclusive scan over the warp: within rows of 16 lanes by row_shr 1, 2, 4, 8, then across rows
@@ -116,10 +113,20 @@ template <class T, class Op> __device__ __forceinline__ T warp_inclusive_scan(T 
   return v;
 }
 
-// Reduction over the warp; every lane receives the result: the last lane of the inclusive scan,
-// read as a scalar.
+// Reduction over the warp; every lane receives the result. rocPRIM's warp_reduce_dpp: the moves
+// need no lane conditions (a condition per step costs scalar registers, which kernels near gfx908's
+// 102 SGPRs cannot spare) because only the last lane's value is used, and every move reaches it
+// from the lanes before it in order: quad swaps (lane 63 combines 62, then 60-61), row_shr 4 and 8
+// (its row), row_bcast 15 and 31 (rows 2 and then 0-1 before it). One permute broadcasts it.
 template <class T, class Op> __device__ __forceinline__ T warp_reduce(T v, Op op) {
-  return detail::read_lane_any(warp_inclusive_scan(v, op), KIT_WARP_SIZE - 1);
+  static_assert(KIT_WARP_SIZE == 64, "the DPP reduction covers a 64-lane wavefront");
+  v = op(detail::dpp_move_any<kDppQuadSwap1, 0xf>(v), v);
+  v = op(detail::dpp_move_any<kDppQuadSwap2, 0xf>(v), v);
+  v = op(detail::dpp_move_any<kDppRowShr4, 0xf>(v), v);
+  v = op(detail::dpp_move_any<kDppRowShr8, 0xf>(v), v);
+  v = op(detail::dpp_move_any<kDppRowBcast15, 0xa>(v), v);
+  v = op(detail::dpp_move_any<kDppRowBcast31, 0xc>(v), v);
+  return shuffle(v, KIT_WARP_SIZE - 1);
 }
 
 // Exclusive scan over the warp; lane 0 receives `identity`. `warp_total` gets the inclusive
@@ -127,14 +134,15 @@ template <class T, class Op> __device__ __forceinline__ T warp_reduce(T v, Op op
 template <class T, class Op>
 __device__ __forceinline__ T warp_exclusive_scan(T v, Op op, T identity, T &warp_total) {
   const T inclusive = warp_inclusive_scan(v, op);
-  warp_total = detail::read_lane_any(inclusive, KIT_WARP_SIZE - 1);
+  warp_total = shuffle(inclusive, KIT_WARP_SIZE - 1);
   const T exclusive = detail::dpp_move_any<kDppWaveShr1, 0xf>(inclusive);
   return lane_id() == 0 ? identity : exclusive;
 }
 
 #else // shuffles
 
-// Reduction over the warp; every lane receives the result (butterfly exchange).
+// Reduction over the warp; every lane receives the result (butterfly exchange: `op` must be
+// commutative, as every reduction of the kit's is).
 template <class T, class Op> __device__ __forceinline__ T warp_reduce(T v, Op op) {
 #pragma unroll
   for (int offset = KIT_WARP_SIZE / 2; offset > 0; offset /= 2)

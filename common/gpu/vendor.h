@@ -245,12 +245,13 @@ __device__ __forceinline__ lane_mask_t lane_mask_lt() { return (lane_mask_t{1} <
 // collectives build their scans from the moves rocPRIM's warp_scan_dpp uses
 // (rocprim/warp/detail/warp_scan_dpp.hpp): row_shr:k within rows of 16 lanes, row_bcast:15 (lane
 // 15 of each row to the next row, rows 1 and 3 written), row_bcast:31 (lane 31 to rows 2 and 3),
-// wave_shr:1. dpp_move<kMove, kRowMask>(v) returns, in each lane the move reaches, the value of its
-// source lane; what other lanes receive is unspecified, and callers use it only where the move
-// reaches (the lane conditions of each move are in collectives/warp.h). The encodings are GFX9's
-// DPP_CTRL (AMD CDNA1 ISA, "DPP_CTRL Enumeration"). KIT_DPP is 1 where they exist: HIP on wave64,
-// and the MI100 persona, which emulates each move through its lane exchange so that the lane
-// logic built on them is executed (not only compiled) on NVIDIA.
+// wave_shr:1, and for reductions quad_perm swaps within groups of four lanes. dpp_move<kMove,
+// kRowMask>(v) returns, in each lane the move reaches, the value of its source lane; what other
+// lanes receive is unspecified, and callers use it only where the move reaches (the lane conditions
+// of each move are in collectives/warp.h). The encodings are GFX9's DPP_CTRL (AMD CDNA1 ISA,
+// "DPP_CTRL Enumeration"). KIT_DPP is 1 where they exist: HIP on wave64, and the MI100 persona,
+// which emulates each move through its lane exchange so that the lane logic built on them is
+// executed (not only compiled) on NVIDIA.
 // ---------------------------------------------------------------------------------------------
 #if (KIT_HIP && KIT_WARP_SIZE == 64) || defined(KIT_PERSONA_GFX908)
 #define KIT_DPP 1
@@ -260,6 +261,8 @@ __device__ __forceinline__ lane_mask_t lane_mask_lt() { return (lane_mask_t{1} <
 
 #if KIT_DPP
 enum DppMove : int {
+  kDppQuadSwap1 = 0xb1, // quad_perm:[1,0,3,2]: lane ^ 1
+  kDppQuadSwap2 = 0x4e, // quad_perm:[2,3,0,1]: lane ^ 2
   kDppRowShr1 = 0x111,
   kDppRowShr2 = 0x112,
   kDppRowShr4 = 0x114,
@@ -276,6 +279,10 @@ template <int kMove, int kRowMask = 0xf> __device__ __forceinline__ unsigned dpp
 #else
   // The persona: each lane reads its source lane as the hardware would.
   return persona::exchange(v, [](int lane) {
+    if (kMove == kDppQuadSwap1)
+      return lane ^ 1;
+    if (kMove == kDppQuadSwap2)
+      return lane ^ 2;
     if (kMove >= kDppRowShr1 && kMove <= kDppRowShr1 + 14)
       return lane - (kMove - kDppRowShr1 + 1);
     if (kMove == kDppWaveShr1)
@@ -287,15 +294,6 @@ template <int kMove, int kRowMask = 0xf> __device__ __forceinline__ unsigned dpp
 #endif
 }
 
-// The value of lane `lane` (the same in every lane of the warp) in every lane: v_readlane_b32 on
-// AMD, a scalar read instead of a permute.
-__device__ __forceinline__ unsigned warp_read_lane(unsigned v, int lane) {
-#if KIT_HIP
-  return static_cast<unsigned>(__builtin_amdgcn_readlane(static_cast<int>(v), lane));
-#else
-  return persona::shfl(v, lane);
-#endif
-}
 #endif // KIT_DPP
 
 // ---------------------------------------------------------------------------------------------
