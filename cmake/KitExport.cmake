@@ -182,6 +182,8 @@ ${programs_json}
              COMMAND "${Python3_EXECUTABLE}" "${_kit_export_dir}/tests/test_export_submission.py")
     add_test(NAME export_prune_unit
              COMMAND "${Python3_EXECUTABLE}" "${_kit_export_dir}/tests/test_export_prune.py")
+    add_test(NAME export_layout_unit
+             COMMAND "${Python3_EXECUTABLE}" "${_kit_export_dir}/tests/test_export_layout.py")
     if(KIT_UNIFDEF)
       set(backend_pass on)
     else()
@@ -191,7 +193,8 @@ ${programs_json}
              COMMAND "${Python3_EXECUTABLE}" "${_kit_export_dir}/export_submission.py"
                      --manifest "${CMAKE_BINARY_DIR}/kit_programs.json"
                      --out "${CMAKE_BINARY_DIR}/export-smoke" --backend-pass ${backend_pass})
-    set_tests_properties(export_submission_unit export_prune_unit export_submission_smoke
+    set_tests_properties(export_submission_unit export_prune_unit export_layout_unit
+                         export_submission_smoke
                          PROPERTIES LABELS export TIMEOUT 120)
   endif()
 endfunction()

@@ -307,7 +307,10 @@ def prune_unused(text):
     """The text without the unused top-level declarations of its inlined headers."""
     lines = text.split("\n")
     while True:
-        lines = remove_empty_blocks(drop_orphan_comments(lines))
+        # A comment above a namespace that empties only once its blocks go is an orphan too.
+        previous = None
+        while lines != previous:
+            previous, lines = lines, remove_empty_blocks(drop_orphan_comments(lines))
         codes, in_block = [], False
         for line in lines:
             code, in_block = code_of(line, in_block)

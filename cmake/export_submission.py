@@ -20,7 +20,8 @@ that depends on the backend, as that compiler sees it: LeetGPU files for nvcc (n
 persona), contest folders for hipcc (no CUDA, no persona). What only served removed branches goes
 with them (the backend's own #defines, comments about the removed branches, include guards of
 headers inlined once); conditions on anything else (__CUDA_ARCH__, ...) stay. A LeetGPU file then
-loses the declarations of its inlined headers that nothing in it uses (export_prune.py).
+loses the declarations of its inlined headers that nothing in it uses (export_prune.py) and is
+laid out as one source (export_layout.py).
 
 Usage: export_submission.py --manifest <build>/kit_programs.json [--out DIR] [--leetgpu-dir DIR]
                             [--backend-pass auto|on|off]
@@ -38,6 +39,7 @@ import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from export_prune import prune_unused  # noqa: E402 (the exporter's own module, beside it)
+from export_layout import lay_out  # noqa: E402
 
 CONTEST_FOLDER = "hip_programming_contest"
 LEETGPU_FOLDER = "leetgpu"
@@ -232,7 +234,8 @@ class Backend:
 CUDA_BACKEND = Backend(
     "CUDA",
     # KIT_DPP: the vendor layer's AMD lane moves, which no CUDA compile has (gpu/vendor.h).
-    defined={"KIT_CUDA": "1", "KIT_DPP": "0"},
+    # __CUDACC__: nvcc compiles the whole .cu file, host and device passes alike.
+    defined={"KIT_CUDA": "1", "KIT_DPP": "0", "__CUDACC__": "1"},
     undefined=("KIT_HIP", "KIT_BACKEND_HIP", "__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__",
                "KIT_PERSONA_GFX908"),
     removed_talk=r"(?<![a-z])hip|persona",
@@ -788,7 +791,7 @@ def export_leetgpu(kernel, name, root, include_dirs, out_dir, resolver=None):
             body, os.path.relpath(kernel, root), extra_undefined=single_copy_guards(body)
         )
         # Only once the branches are resolved: a name used only by a removed branch is unused.
-        body = prune_unused(body)
+        body = lay_out(prune_unused(body))
     if not re.search(r'extern\s+"C"\s+void\s+solve\s*\(', body):
         raise ExportError(f'{kernel}: no extern "C" void solve(...): not a LeetGPU solution')
     revision = git_revision(root, inliner.used)

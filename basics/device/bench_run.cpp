@@ -8,6 +8,7 @@
 #include "timing.h"
 
 #include "gpu/check.h"
+#include "gpu/device.h"
 #include "gpu/resources.h"
 #include "gpu/vendor.h"
 

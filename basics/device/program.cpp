@@ -11,6 +11,7 @@
 #include "harness/registry.h"
 
 #include "gpu/check.h"
+#include "gpu/device.h"
 #include "gpu/vendor.h"
 
 #include <algorithm>

@@ -302,9 +302,11 @@ class BackendPassTest(FixtureCase):
         self.assertIn("inline constexpr int kFixtureWarp = 32;", text)
         self.assertNotIn("kFixtureWarp = 64", text)
         self.assertNotIn("persona.h", text)
-        # a compound condition keeps what the backend does not decide; __CUDACC__ stays
+        # a compound condition keeps what the backend does not decide (__CUDA_ARCH__: host and
+        # device passes differ); __CUDACC__ is decided (nvcc compiles the whole file)
         self.assertIn("\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n", text)
-        self.assertIn("\n#if defined(__CUDACC__)\n", text)
+        self.assertNotIn("__CUDACC__", text)
+        self.assertIn("inline constexpr bool kFixtureDeviceCompile = true;", text)
         # the comment above a block removed as a whole goes with it
         self.assertNotIn("kFixtureSleepUnit", text)
         self.assertNotIn("AMD's wavefront sleep", text)

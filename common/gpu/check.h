@@ -1,16 +1,13 @@
 // Error checks: GPU_CHECK(call) and GPU_CHECK_LAUNCH(name) print the failing call (named as the
-// backend spells it), where it was made and the runtime's message, then exit with status 3; and
-// whether a GPU can be used at all.
+// backend spells it), where it was made and the runtime's message, then exit with status 3.
 #pragma once
 
 #include "gpu/vendor.h"
 
 #include <cstdio>
 #include <cstdlib>
-#include <unistd.h>
 
-namespace kit {
-namespace gpu {
+namespace kit::gpu {
 
 #if KIT_CUDA
 inline constexpr const char *kRuntimeName = "CUDA";
@@ -21,6 +18,7 @@ inline constexpr const char *kRuntimeName = "HIP";
 // Exit status of a program stopped by a GPU runtime error (bad input uses 2).
 inline constexpr int kGpuFailureExitCode = 3;
 
+#if KIT_HIP
 // The failing call as messages name it, `prefix` then `rest`. Calls are written (and GPU_CHECK
 // stringifies them) in CUDA spelling; on HIP the leading `cuda` becomes `hip`, or the HIP name of
 // a call that HIP renames beyond the prefix (the #defines above), so the message names the call
@@ -30,7 +28,6 @@ struct RuntimeCallName {
   const char *rest;
 };
 inline RuntimeCallName runtime_call_name(const char *call) {
-#if KIT_HIP
   // Advances `text` past `prefix` when it starts with it.
   const auto skip = [](const char *text, const char *prefix) -> const char * {
     for (; *prefix; ++text, ++prefix)
@@ -45,14 +42,19 @@ inline RuntimeCallName runtime_call_name(const char *call) {
       return {names[1], rest};
   if (const char *rest = skip(call, "cuda"))
     return {"hip", rest};
-#endif
   return {"", call};
 }
+#endif
 
 [[noreturn]] inline void fail(cudaError_t err, const char *call, const char *file, int line) {
+#if KIT_HIP
   const RuntimeCallName name = runtime_call_name(call);
-  std::fprintf(stderr, "%s error: %s%s failed at %s:%d: %s (%s)\n", kRuntimeName, name.prefix,
-               name.rest, file, line, cudaGetErrorString(err), cudaGetErrorName(err));
+  std::fprintf(stderr, "HIP error: %s%s failed at %s:%d: %s (%s)\n", name.prefix, name.rest,
+               file, line, cudaGetErrorString(err), cudaGetErrorName(err));
+#else
+  std::fprintf(stderr, "CUDA error: %s failed at %s:%d: %s (%s)\n", call, file, line,
+               cudaGetErrorString(err), cudaGetErrorName(err));
+#endif
   std::exit(kGpuFailureExitCode);
 }
 
@@ -61,57 +63,7 @@ inline void check(cudaError_t err, const char *call, const char *file, int line)
     fail(err, call, file, line);
 }
 
-// Whether this machine has the vendor's GPU driver at all. Without it the runtimes report
-// something else: CUDA says "driver version is insufficient", which would blame a version on a
-// machine that has no GPU.
-inline bool gpu_driver_present() {
-#if KIT_HIP
-  const char *node = "/dev/kfd"; // the ROCm kernel driver's interface
-#else
-  const char *node = "/proc/driver/nvidia/version";
-#endif
-  return access(node, F_OK) == 0;
-}
-#if KIT_HIP
-inline constexpr const char *kNoGpuReason =
-    "no AMD GPU driver on this machine: /dev/kfd is missing";
-#else
-inline constexpr const char *kNoGpuReason = "no NVIDIA driver on this machine";
-#endif
-
-// True when a GPU can be used; otherwise `why` receives the runtime's reason (no device, no
-// driver, ...). Used by tests to SKIP and by programs to choose a path.
-inline bool device_available(const char **why = nullptr) {
-  int count = 0;
-  cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess) {
-    (void)cudaGetLastError(); // clear the sticky error so later calls start clean
-    if (why)
-      *why = gpu_driver_present() ? cudaGetErrorString(err) : kNoGpuReason;
-    return false;
-  }
-  if (count == 0) {
-    if (why)
-      *why = "no GPU device found";
-    return false;
-  }
-  return true;
-}
-
-// For benchmarks and experiments, which have no CPU path: the properties of device 0, or
-// "<program>: no usable GPU (<reason>)" on stderr and exit status 1.
-inline cudaDeviceProp device_properties_or_exit(const char *program) {
-  const char *why = nullptr;
-  if (!device_available(&why)) {
-    std::fprintf(stderr, "%s: no usable GPU (%s)\n", program, why ? why : "unknown");
-    std::exit(1);
-  }
-  cudaDeviceProp prop{};
-  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties", __FILE__, __LINE__);
-  return prop;
-}
-} // namespace gpu
-} // namespace kit
+} // namespace kit::gpu
 
 #define GPU_CHECK(call) ::kit::gpu::check((call), #call, __FILE__, __LINE__)
 // After a kernel launch: reports bad launch configurations (and, asynchronously, earlier faults).

@@ -1,10 +1,65 @@
-// Device properties, read at run time from the current device (the MI100 persona reports
-// gfx908's), each asked of the runtime with a message naming it when the call fails.
+// Whether a GPU can be used at all, and device properties, read at run time from the current
+// device (the MI100 persona reports gfx908's), each asked of the runtime with a message naming it
+// when the call fails.
 #pragma once
 
 #include "gpu/check.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+
 namespace kit::gpu {
+
+// Whether this machine has the vendor's GPU driver at all. Without it the runtimes report
+// something else: CUDA says "driver version is insufficient", which would blame a version on a
+// machine that has no GPU.
+inline bool gpu_driver_present() {
+#if KIT_HIP
+  const char *node = "/dev/kfd"; // the ROCm kernel driver's interface
+#else
+  const char *node = "/proc/driver/nvidia/version";
+#endif
+  return access(node, F_OK) == 0;
+}
+#if KIT_HIP
+inline constexpr const char *kNoGpuReason =
+    "no AMD GPU driver on this machine: /dev/kfd is missing";
+#else
+inline constexpr const char *kNoGpuReason = "no NVIDIA driver on this machine";
+#endif
+
+// True when a GPU can be used; otherwise `why` receives the runtime's reason (no device, no
+// driver, ...). Used by tests to SKIP and by programs to choose a path.
+inline bool device_available(const char **why = nullptr) {
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError(); // clear the sticky error so later calls start clean
+    if (why)
+      *why = gpu_driver_present() ? cudaGetErrorString(err) : kNoGpuReason;
+    return false;
+  }
+  if (count == 0) {
+    if (why)
+      *why = "no GPU device found";
+    return false;
+  }
+  return true;
+}
+
+// For benchmarks and experiments, which have no CPU path: the properties of device 0, or
+// "<program>: no usable GPU (<reason>)" on stderr and exit status 1.
+inline cudaDeviceProp device_properties_or_exit(const char *program) {
+  const char *why = nullptr;
+  if (!device_available(&why)) {
+    std::fprintf(stderr, "%s: no usable GPU (%s)\n", program, why ? why : "unknown");
+    std::exit(1);
+  }
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties", __FILE__, __LINE__);
+  return prop;
+}
 
 // One attribute of the current device; `what` names it in the error message.
 inline int device_attribute(cudaDeviceAttr attribute, const char *what) {

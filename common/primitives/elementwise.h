@@ -4,18 +4,12 @@
 // had written out identically: how a memory-bound pass keeps HBM busy.
 //
 // - Vector path (every pointer 16-byte aligned, always true for judge tensors): each thread
-//   loads kVectorsPerThread 16-byte vectors per input, ALL before it stores any; the n % 4
-//   elements after the last whole vector are done by the first threads of block 0. The count is
-//   per target (below): one on NVIDIA, four on gfx908. A pass too small to give every
-//   multiprocessor of the running device one block of kVectorsPerThread takes one vector per
-//   thread instead, so its loads and its arithmetic (an expf, an erf, a division per element)
-//   are spread over every multiprocessor, not a few.
+//   loads kVectorsPerThread 16-byte vectors per input (a count per target, below), ALL before it
+//   stores any; the n % 4 elements after the last whole vector are done by the first threads of
+//   block 0.
 // - Scalar path for pointers that are not 16-byte aligned (the tests' misaligned runs).
 // Out-of-place passes declare their pointers __restrict__ (read-only input loads take the
 // non-coherent path); the in-place pass (one pointer) cannot, so it has its own entry point.
-//
-// The exporter inlines this header into each submission file (basics/<name>/kernel.cu includes
-// it as "primitives/elementwise.h").
 #pragma once
 
 #include "gpu/check.h"
@@ -30,18 +24,6 @@ namespace kit::elementwise {
 
 inline constexpr int kThreads = 256;
 
-// 16-byte vectors per thread, per target. NVIDIA: one, with a block for every 1024 elements (on
-// the H100, one vector per thread measured 1-2.5% faster than four at the judge's 25-50 million
-// elements: relu, sigmoid, vector_add, matrix_addition; and the same as four, or faster, at the
-// small sizes). gfx908 (and the MI100 persona): four loads in flight per thread, the latency
-// cover a 64-lane wavefront gets from its own registers rather than from more resident blocks;
-// not measured on hardware.
-#if KIT_HIP || defined(KIT_PERSONA_GFX908)
-inline constexpr int kVectorsPerThread = 4;
-#else
-inline constexpr int kVectorsPerThread = 1;
-#endif
-
 inline bool aligned16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 // Blocks of `threads` threads that cover `items` items at `items_per_thread` each (at least 1).
@@ -51,55 +33,60 @@ inline unsigned blocks_for(std::size_t items, std::size_t items_per_thread,
   return static_cast<unsigned>(items == 0 ? 1 : (items + per_block - 1) / per_block);
 }
 
+#if KIT_CUDA && !defined(KIT_PERSONA_GFX908)
+// NVIDIA: one 16-byte vector per thread, a block for every 1024 elements (on the H100, one vector
+// per thread measured 1-2.5% faster than four at the judge's 25-50 million elements: relu,
+// sigmoid, vector_add, matrix_addition; and the same as four, or faster, at the small sizes).
+inline constexpr int kVectorsPerThread = 1;
+
+// Runs `launch(vectors_per_thread, blocks)` with the vector path's shape for n elements:
+// `vectors_per_thread` is a std::integral_constant, so the launch can name its kernel's
+// instantiation; blocks cover n / 4 vectors (at least 1, so block 0 also takes the n % 4 tail).
+template <class Launch> void with_vector_shape(std::size_t n, Launch launch) {
+  launch(std::integral_constant<int, 1>(), blocks_for(n / 4, 1));
+}
+#else
+// gfx908 (and the MI100 persona): four loads in flight per thread, the latency cover a 64-lane
+// wavefront gets from its own registers rather than from more resident blocks (not measured on
+// hardware).
+inline constexpr int kVectorsPerThread = 4;
+
 // The running device's multiprocessor count, asked once per process (a solve runs on one device).
 inline std::size_t multiprocessors() {
   static const std::size_t count = static_cast<std::size_t>(kit::gpu::device_multiprocessors());
   return count;
 }
 
-// Runs `launch(vectors_per_thread, blocks)` with the vector path's shape for n elements:
-// kVectorsPerThread 16-byte vectors per thread, or one when that would leave some multiprocessor
-// of the running device without a block. `vectors_per_thread` is a std::integral_constant, so
-// the launch can name its kernel's instantiation; blocks cover n / 4 vectors (at least 1, so
-// block 0 also takes the n % 4 tail).
+// As on NVIDIA, with four vectors per thread, or one when four would leave some multiprocessor of
+// the running device without a block: a small pass then spreads its loads and its arithmetic (an
+// expf, an erf, a division per element) over every multiprocessor.
 template <class Launch> void with_vector_shape(std::size_t n, Launch launch) {
   if (blocks_for(n / 4, kVectorsPerThread) < multiprocessors())
     launch(std::integral_constant<int, 1>(), blocks_for(n / 4, 1));
   else
     launch(std::integral_constant<int, kVectorsPerThread>(), blocks_for(n / 4, kVectorsPerThread));
 }
+#endif
 
 // The 16-byte vector of four T.
 template <class T> struct Vec4;
 template <> struct Vec4<float> { using type = float4; };
 template <> struct Vec4<unsigned> { using type = uint4; };
 
-template <class V, class Op> __device__ __forceinline__ V apply(Op op, V a) {
-  V r;
-  r.x = op(a.x);
-  r.y = op(a.y);
-  r.z = op(a.z);
-  r.w = op(a.w);
-  return r;
-}
-template <class V, class Op> __device__ __forceinline__ V apply(Op op, V a, V b) {
-  V r;
-  r.x = op(a.x, b.x);
-  r.y = op(a.y, b.y);
-  r.z = op(a.z, b.z);
-  r.w = op(a.w, b.w);
-  return r;
+// op of each of the four lanes of one vector (a) or two (a, b).
+template <int kInputs, class V, class Op> __device__ __forceinline__ V apply(Op op, V a, V b) {
+  if constexpr (kInputs == 2)
+    return V{op(a.x, b.x), op(a.y, b.y), op(a.z, b.z), op(a.w, b.w)};
+  else
+    return V{op(a.x), op(a.y), op(a.z), op(a.w)};
 }
 
-// The vector path's body for one or two inputs (b unused when kInputs == 1), kVectors 16-byte
-// vectors per thread; the kernels below pass their own (possibly __restrict__) pointers.
+// The vector path's body for one input (a; b is a again) or two, kVectors 16-byte vectors per
+// thread; the kernels below pass their own (possibly __restrict__) pointers.
 template <int kVectors, int kInputs, class T, class Op>
 __device__ __forceinline__ void map_vectors(const T *a, const T *b, T *out, std::size_t n, Op op) {
   using V = typename Vec4<T>::type;
   const std::size_t vectors = n / 4;
-  const V *a4 = reinterpret_cast<const V *>(a);
-  const V *b4 = reinterpret_cast<const V *>(b);
-  V *out4 = reinterpret_cast<V *>(out);
   const std::size_t first =
       static_cast<std::size_t>(blockIdx.x) * kThreads * kVectors + threadIdx.x;
   V x[kVectors], y[kVectors];
@@ -107,20 +94,15 @@ __device__ __forceinline__ void map_vectors(const T *a, const T *b, T *out, std:
   for (int k = 0; k < kVectors; ++k) {
     const std::size_t i = first + k * kThreads;
     if (i < vectors) {
-      x[k] = a4[i];
-      if constexpr (kInputs == 2)
-        y[k] = b4[i];
+      x[k] = reinterpret_cast<const V *>(a)[i];
+      y[k] = kInputs == 2 ? reinterpret_cast<const V *>(b)[i] : x[k];
     }
   }
 #pragma unroll
   for (int k = 0; k < kVectors; ++k) {
     const std::size_t i = first + k * kThreads;
-    if (i < vectors) {
-      if constexpr (kInputs == 2)
-        out4[i] = apply(op, x[k], y[k]);
-      else
-        out4[i] = apply(op, x[k]);
-    }
+    if (i < vectors)
+      reinterpret_cast<V *>(out)[i] = apply<kInputs>(op, x[k], y[k]);
   }
   const std::size_t tail = vectors * 4 + threadIdx.x;
   if (blockIdx.x == 0 && tail < n) {
@@ -128,17 +110,6 @@ __device__ __forceinline__ void map_vectors(const T *a, const T *b, T *out, std:
       out[tail] = op(a[tail], b[tail]);
     else
       out[tail] = op(a[tail]);
-  }
-}
-
-template <int kInputs, class T, class Op>
-__device__ __forceinline__ void map_scalars(const T *a, const T *b, T *out, std::size_t n, Op op) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
-  if (i < n) {
-    if constexpr (kInputs == 2)
-      out[i] = op(a[i], b[i]);
-    else
-      out[i] = op(a[i]);
   }
 }
 
@@ -160,12 +131,16 @@ __global__ void __launch_bounds__(kThreads) in_place_vec4(T *data, std::size_t n
 template <class T, class Op>
 __global__ void __launch_bounds__(kThreads)
     unary_scalar(const T *in, T *out, std::size_t n, Op op) {
-  map_scalars<1>(in, in, out, n, op);
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
+  if (i < n)
+    out[i] = op(in[i]);
 }
 template <class T, class Op>
 __global__ void __launch_bounds__(kThreads)
     binary_scalar(const T *a, const T *b, T *out, std::size_t n, Op op) {
-  map_scalars<2>(a, b, out, n, op);
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
+  if (i < n)
+    out[i] = op(a[i], b[i]);
 }
 
 // Host entry points: pick the vector or the scalar kernel and launch it on the default stream.

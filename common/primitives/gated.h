@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(ew::kThreads)
   for (int k = 0; k < kVectors; ++k) {
     const std::size_t i = first + k * kThreads;
     if (i < vectors)
-      outv[i] = ew::apply(op, a[k], b[k]);
+      outv[i] = ew::apply<2>(op, a[k], b[k]);
   }
   const std::size_t tail = vectors * 4 + threadIdx.x;
   if (blockIdx.x == 0 && tail < half)

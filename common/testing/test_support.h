@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gpu/check.h"
+#include "gpu/device.h"
 #include "gpu/resources.h"
 #include "gpu/vendor.h"
 
