@@ -32,6 +32,8 @@ namespace lookback = kit::lookback;
 struct SegmentSum {
   double sum;
   int starts;
+  // The 4 bytes after `starts` are padding: warp shuffles move three words, not four.
+  static constexpr int kShuffledWords = 3;
 
   __device__ static SegmentSum identity() { return {0.0, 0}; }
   __device__ static SegmentSum combine(const SegmentSum &earlier, const SegmentSum &later) {

@@ -34,15 +34,26 @@ struct Min {
 // Shuffles of any trivially copyable type: arithmetic types as the vendor moves them (one
 // instruction per 32 bits), other types (a scan state such as an affine map) word by word.
 // ---------------------------------------------------------------------------------------------
+// A struct whose last words are padding (a double and an int: 12 bytes of values in 16) says so
+// with `static constexpr int kShuffledWords`, the words that hold values; only those move.
 namespace detail {
+template <class T, class = void> struct ShuffledWords {
+  static constexpr int value = sizeof(T) / 4;
+};
+template <class T> struct ShuffledWords<T, std::void_t<decltype(T::kShuffledWords)>> {
+  static constexpr int value = T::kShuffledWords;
+};
+
 template <class T, class Move> __device__ __forceinline__ T shuffle_words(const T &v, Move move) {
   static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 4 == 0,
                 "shuffled types are trivially copyable and a whole number of 32-bit words");
   constexpr int kWords = sizeof(T) / 4;
+  constexpr int kMoved = ShuffledWords<T>::value;
+  static_assert(kMoved > 0 && kMoved <= kWords, "kShuffledWords counts words of the type");
   unsigned words[kWords];
   std::memcpy(words, &v, sizeof(T));
 #pragma unroll
-  for (int i = 0; i < kWords; ++i)
+  for (int i = 0; i < kMoved; ++i)
     words[i] = move(words[i]);
   T result;
   std::memcpy(&result, words, sizeof(T));
