@@ -1,0 +1,7 @@
+// rope_embedding: the LeetGPU judge's entry point (DEVICE pointers). kernel.cu defines it; the
+// build force-includes this header into kernel.cu, so a definition that drifts from it does not
+// compile.
+#pragma once
+
+extern "C" void solve(const float *Q, const float *cos, const float *sin, float *output, int M,
+                      int D);
