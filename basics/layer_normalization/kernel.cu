@@ -55,7 +55,6 @@ __global__ void __launch_bounds__(kThreads)
     x.load(in + row_at(row), C, t);
     pivot = in[row_at(row)];
   }
-  const float columns = static_cast<float>(C);
   for (; row < N; row += stride) {
     Row next = x;
     float next_pivot = pivot;
@@ -64,28 +63,14 @@ __global__ void __launch_bounds__(kThreads)
       next_pivot = in[row_at(row + stride)];
     }
 
-    // Shifted by the row's first value: for rows far from 0 with little spread the deviations
-    // stay exact (x - pivot is exact when x and pivot are within a factor of 2), where a float
-    // mean of the raw values would lose them. Columns past C hold 0.
-    x.transform(t, [&](float v, int c) { return c < C ? v - pivot : 0.0f; });
-    float sum = 0.0f;
-    x.for_each(t, [&](float v, int) { sum += v; });
-    const float mean =
-        rows::group_reduce<kGroup, kThreads>(sum, kit::Plus(), 0.0f, scratch) / columns;
-    float squares = 0.0f;
-    x.for_each(t, [&](float v, int c) {
-      const float d = v - mean;
-      squares += c < C ? d * d : 0.0f;
-    });
-    const float variance =
-        rows::group_reduce<kGroup, kThreads>(squares, kit::Plus(), 0.0f, scratch) / columns;
-    const float inv_std = 1.0f / sqrtf(variance + eps);
+    const rows::Moments m = rows::shifted_moments<kGroup, kThreads>(x, t, C, pivot, eps, scratch);
 #pragma unroll
     for (int k = 0; k < kVec; ++k)
 #pragma unroll
       for (int e = 0; e < 4; ++e)
-        Row::at(x.item[k], e) = Row::at(w.item[k], e) * ((Row::at(x.item[k], e) - mean) * inv_std) +
-                                Row::at(b.item[k], e);
+        Row::at(x.item[k], e) =
+            Row::at(w.item[k], e) * ((Row::at(x.item[k], e) - m.mean) * m.inv_std) +
+            Row::at(b.item[k], e);
     x.store(out + row_at(row), C, t);
     x = next;
     pivot = next_pivot;

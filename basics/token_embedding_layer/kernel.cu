@@ -111,7 +111,6 @@ __global__ void __launch_bounds__(kThreads, (min_blocks_per_sm<kVec, kVector>())
     if (row + stride < a.rows)
       next_ids = ids_of(a, row + stride, next_position);
   }
-  const float columns = static_cast<float>(D);
   for (; row < a.rows; row += stride) {
     Row x = tok; // s = token row + position row, in float; columns past D: 0 + 0
 #pragma unroll
@@ -130,21 +129,7 @@ __global__ void __launch_bounds__(kThreads, (min_blocks_per_sm<kVec, kVector>())
         next_ids = ids_of(a, row + 2 * stride, next_position);
     }
 
-    // Shifted by the row's first value (x - pivot is exact when both are within a factor of
-    // 2 of each other). Columns past D hold 0.
-    x.transform(t, [&](float v, int c) { return c < D ? v - pivot : 0.0f; });
-    float sum = 0.0f;
-    x.for_each(t, [&](float v, int) { sum += v; });
-    const float mean =
-        rows::group_reduce<kGroup, kThreads>(sum, kit::Plus(), 0.0f, scratch) / columns;
-    float squares = 0.0f;
-    x.for_each(t, [&](float v, int c) {
-      const float d = v - mean;
-      squares += c < D ? d * d : 0.0f;
-    });
-    const float variance =
-        rows::group_reduce<kGroup, kThreads>(squares, kit::Plus(), 0.0f, scratch) / columns;
-    const float inv_std = 1.0f / sqrtf(variance + a.eps);
+    const rows::Moments m = rows::shifted_moments<kGroup, kThreads>(x, t, D, pivot, a.eps, scratch);
     // gamma and beta item by item (from L1): two more row slices held beside the three would
     // take as many registers again.
 #pragma unroll
@@ -156,14 +141,14 @@ __global__ void __launch_bounds__(kThreads, (min_blocks_per_sm<kVec, kVector>())
 #pragma unroll
         for (int e = 0; e < 4; ++e)
           Row::at(x.item[k], e) =
-              Row::at(g, e) * ((Row::at(x.item[k], e) - mean) * inv_std) + Row::at(b, e);
+              Row::at(g, e) * ((Row::at(x.item[k], e) - m.mean) * m.inv_std) + Row::at(b, e);
       } else {
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const int c = Row::column(t, k, e);
           if (c < D)
             Row::at(x.item[k], e) =
-                a.gamma[c] * ((Row::at(x.item[k], e) - mean) * inv_std) + a.beta[c];
+                a.gamma[c] * ((Row::at(x.item[k], e) - m.mean) * m.inv_std) + a.beta[c];
         }
       }
     }

@@ -9,9 +9,6 @@
 //    the judge's tensors when C % 4 == 0);
 //  - scalar: value e of item k of thread t is column t + (4 * k + e) * kGroup, four 4-byte loads.
 // Columns at or past C read as `fill` and are never stored.
-//
-// The exporter inlines this header into each submission file (kernel.cu includes it as
-// "primitives/rows.h").
 #pragma once
 
 #include "collectives/block.h"
@@ -108,6 +105,35 @@ __device__ __forceinline__ T group_reduce(T v, Op op, T identity,
     return kit::warp_reduce(v, op);
   else
     return kit::block_reduce<kBlock>(v, op, identity, scratch);
+}
+
+// The mean and 1 / sqrt(variance + eps) of the first C columns of row slice x, whose values are
+// replaced by their distance from `pivot` (the row's first value: for rows far from 0 with little
+// spread the deviations stay exact, since x - pivot is exact when x and pivot are within a factor
+// of 2 of each other, where a float mean of the raw values would lose them); columns past C then
+// hold 0. The mean returned is that of the shifted values: normalise x (shifted) with it.
+// Two group reductions (sum, then squared deviations from the mean); every thread of the group
+// must call it.
+struct Moments {
+  float mean;
+  float inv_std;
+};
+template <int kGroup, int kBlock, class Slice>
+__device__ __forceinline__ Moments shifted_moments(Slice &x, int t, int C, float pivot, float eps,
+                                                   kit::BlockScratch<float, kBlock> &scratch) {
+  const float columns = static_cast<float>(C);
+  x.transform(t, [&](float v, int c) { return c < C ? v - pivot : 0.0f; });
+  float sum = 0.0f;
+  x.for_each(t, [&](float v, int) { sum += v; });
+  const float mean = group_reduce<kGroup, kBlock>(sum, kit::Plus(), 0.0f, scratch) / columns;
+  float squares = 0.0f;
+  x.for_each(t, [&](float v, int c) {
+    const float d = v - mean;
+    squares += c < C ? d * d : 0.0f;
+  });
+  const float variance =
+      group_reduce<kGroup, kBlock>(squares, kit::Plus(), 0.0f, scratch) / columns;
+  return {mean, 1.0f / sqrtf(variance + eps)};
 }
 
 // The smallest items-per-thread count in `choices` (ascending) whose capacity holds C columns for
