@@ -9,7 +9,8 @@
 // size, 256 KB): rows.h's slices stop at 4096 columns. So, as layer_normalization's wide kernel
 // does, one block owns a group at a time and reads it twice:
 //  - statistics: the values shifted by the group's first value (x - pivot), summed in float over
-//    each thread's batch of loads and in double across batches, then two block reductions;
+//    each thread's batch of loads and in double across batches, then two block reductions (the
+//    normalising pass's first loads already in flight);
 //  - per channel of the group, scale = gamma * inv_std and offset = beta + (centre - mean) *
 //    scale in shared memory (centre: the mean rounded to float, whose rounding the offset
 //    corrects exactly); then Y = fma(X - centre, scale, offset), walking the group from its end
@@ -115,6 +116,15 @@ __global__ void __launch_bounds__(kThreads)
       sum += batch_sum;
       squares += batch_squares;
     }
+    // The normalising pass's first batch (the group's last) is loaded before the reductions, so
+    // the multiprocessor has loads in flight while the block reduces and stages.
+    Item v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const unsigned int i = (batches - 1) * batch + threadIdx.x + u * kThreads;
+      if (i < items)
+        v[u] = in[i];
+    }
     sum = kit::block_reduce<kThreads>(sum, kit::Plus(), 0.0, scratch);
     squares = kit::block_reduce<kThreads>(squares, kit::Plus(), 0.0, scratch);
     const double shift = sum / s.length; // mean - pivot
@@ -140,17 +150,17 @@ __global__ void __launch_bounds__(kThreads)
     }
 
     for (unsigned int b = batches; b-- > 0;) {
-      const unsigned int first = b * batch + threadIdx.x;
-      Item v[kUnroll];
+      if (b + 1 < batches) {
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        const unsigned int i = first + u * kThreads;
-        if (i < items)
-          v[u] = in[i];
+        for (int u = 0; u < kUnroll; ++u) {
+          const unsigned int i = b * batch + threadIdx.x + u * kThreads;
+          if (i < items)
+            v[u] = in[i];
+        }
       }
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
-        const unsigned int i = first + u * kThreads;
+        const unsigned int i = b * batch + threadIdx.x + u * kThreads;
         if (i < items) {
           const int k = static_cast<int>(i / channel_items);
           float scale, offset;
