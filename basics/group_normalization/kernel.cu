@@ -36,7 +36,9 @@
 
 namespace {
 
-constexpr int kThreads = 1024;
+// The largest block every target runs: 1024 threads (960 under the MI100 persona, whose 64-lane
+// groups each take one of the 15 named barriers).
+constexpr int kThreads = kit::kMaxBlockThreads < 1024 ? kit::kMaxBlockThreads : 1024;
 constexpr int kUnroll = 4;            // loads in flight per thread
 constexpr int kStagedChannels = 1024; // channels per group whose scale and offset are staged
 
