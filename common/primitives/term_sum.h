@@ -1,23 +1,23 @@
 // One float from K float arrays of n elements each: out = finish(sum over i of term(i, x)), where
-// x holds element i of every array and the sum is taken in double. The K-array form of
-// primitives/pair_sum.h, for the scalar losses: monte_carlo_integration (one array),
-// ppo_clipped_surrogate_loss and grpo_surrogate_loss (three), dpo_sequence_loss (four).
+// x holds element i of every array and the sum is taken in double. The kit's one pass for a
+// scalar from float arrays: monte_carlo_integration (one array), dot_product and
+// mean_squared_error (two), ppo_clipped_surrogate_loss and grpo_surrogate_loss (three),
+// dpo_sequence_loss (four).
 //
 // Memory-bound: 4 K bytes read per element. One grid-stride kernel sized to fill the GPU once
 // (at most one block per batch of elements); each thread keeps kVectorsInFlight 16-byte loads in
-// flight over the K arrays before it forms any term (a scalar loop when any pointer is not
-// 16-byte aligned, and for the last n % 4 elements). Terms are added in double: the losses' terms
-// have both signs and magnitudes in the thousands, and the double adds cost nothing next to the
-// loads.
+// flight over the K arrays before it forms any term (four per array for two arrays; a scalar
+// loop when any pointer is not 16-byte aligned, and for the last n % 4 elements). Terms are added
+// in double, one vector's four terms at a time in the order of the loads: float accumulation
+// would lose the 1e-5 absolute tolerance as soon as large terms cancel (dot products of both
+// signs, losses with terms in the thousands), and the double adds cost nothing next to the loads.
 //
 // The block sums go through kit::grid_reduce_last_block: the last block to finish adds them in
 // block order with a fixed tree and stores the result, so there is one launch, no block waits
 // for another, and the result is the same on every call (for a given GPU: the grid is sized from
-// its occupancy). A one-block grid stores its sum directly. The output arrives uninitialised: the
-// kernel writes it, it never accumulates into it.
-//
-// The exporter inlines this header into each submission file (basics/<name>/kernel.cu includes
-// it as "primitives/term_sum.h").
+// its occupancy). A one-block grid (n <= 4096 for two arrays, e.g. the dot product's N = 5
+// performance case) stores its sum directly. The output arrives uninitialised: the kernel writes
+// it, it never accumulates into it.
 #pragma once
 
 #include "gpu/check.h"
@@ -52,10 +52,16 @@ template <int K> struct Arrays { const float *at[K]; };
 //   __device__ double vector_term(std::size_t i, const float4 (&x)[kArrays]) const;
 // begin_block may fill the block's dynamic shared memory; it must end with a barrier if so.
 // NoBlockSetup supplies shared_bytes and begin_block for the Ops that need neither.
+// An Op that also derives from ReadOnlyLoads has the arrays read through the read-only
+// (non-coherent) path, as the kit's passes with restrict-qualified inputs do: dot_product and
+// mean_squared_error, whose measured speed is on that path. It is a choice, not the default,
+// because it changes register allocation: with it, ptxas 13.0 (sm_90) spills the three-array
+// kernel of ppo_clipped_surrogate_loss, which the plain loads keep in 40 registers.
 struct NoBlockSetup {
   std::size_t shared_bytes() const { return 0; }
   __device__ void begin_block() {}
 };
+struct ReadOnlyLoads {};
 
 template <class Op, class = void> struct HasVectorTerm : std::false_type {};
 template <class Op>
@@ -67,6 +73,27 @@ namespace {
 __device__ double g_block_sums[kMaxBlocks];
 __device__ unsigned int g_arrivals;
 } // namespace
+
+// Element i of an array, and its i-th 16-byte vector: through the read-only (non-coherent) path
+// where the Op asks for it (ReadOnlyLoads), else a plain global load. Both are correct, the
+// arrays are never written while the kernel runs; __ldg states it explicitly because a pointer
+// held in Arrays is not a restrict-qualified kernel parameter (CUDA and HIP both provide it; on
+// AMD it is a plain load).
+template <bool kReadOnly>
+__device__ __forceinline__ float load_element(const float *array, std::size_t i) {
+  if constexpr (kReadOnly)
+    return __ldg(array + i);
+  else
+    return array[i];
+}
+template <bool kReadOnly>
+__device__ __forceinline__ float4 load_vector(const float *array, std::size_t i) {
+  const float4 *vector = reinterpret_cast<const float4 *>(array) + i;
+  if constexpr (kReadOnly)
+    return __ldg(vector);
+  else
+    return *vector;
+}
 
 template <class Op>
 __device__ __forceinline__ double vector_terms(const Op &op, std::size_t first,
@@ -93,6 +120,7 @@ __global__ void __launch_bounds__(kThreads)
     term_sum_kernel(Arrays<Op::kArrays> in, std::size_t n, bool vectorized, Op op, float *out) {
   constexpr int K = Op::kArrays;
   constexpr int kBatch = kUnroll<K>;
+  constexpr bool kReadOnly = std::is_base_of_v<ReadOnlyLoads, Op>;
   __shared__ kit::BlockScratch<double, kThreads> scratch;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * kThreads;
   const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
@@ -104,16 +132,15 @@ __global__ void __launch_bounds__(kThreads)
     for (int u = 0; u < kBatch; ++u)
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        v[u][k] = reinterpret_cast<const float4 *>(in.at[k])[i + u * stride];
-  };
-  auto batch_terms = [&](std::size_t i) {
-    double s = 0;
-#pragma unroll
-    for (int u = 0; u < kBatch; ++u)
-      s += vector_terms(op, 4 * (i + u * stride), v[u]);
-    return s;
+        v[u][k] = load_vector<kReadOnly>(in.at[k], i + u * stride);
   };
   double sum = 0;
+  // Each vector's four terms go into the running sum in the order of the loads.
+  auto add_batch_terms = [&](std::size_t i) {
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u)
+      sum += vector_terms(op, 4 * (i + u * stride), v[u]);
+  };
   std::size_t i = thread;
   // The first batch is requested before the block's setup (begin_block, which every thread
   // reaches exactly once), so a setup that reads memory overlaps the first loads' latency.
@@ -122,24 +149,24 @@ __global__ void __launch_bounds__(kThreads)
     load_batch(i);
   op.begin_block();
   if (first_batch) {
-    sum += batch_terms(i);
+    add_batch_terms(i);
     i += kBatch * stride;
   }
   for (; i + (kBatch - 1) * stride < vectors; i += kBatch * stride) {
     load_batch(i);
-    sum += batch_terms(i);
+    add_batch_terms(i);
   }
   for (; i < vectors; i += stride) {
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      v[0][k] = reinterpret_cast<const float4 *>(in.at[k])[i];
+      v[0][k] = load_vector<kReadOnly>(in.at[k], i);
     sum += vector_terms(op, 4 * i, v[0]);
   }
   for (i = vectors * 4 + thread; i < n; i += stride) {
     float x[K];
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      x[k] = in.at[k][i];
+      x[k] = load_element<kReadOnly>(in.at[k], i);
     sum += op.term(i, x);
   }
 
@@ -156,8 +183,8 @@ __global__ void __launch_bounds__(kThreads)
     *out = op.finish(total, n);
 }
 
-// *out = op.finish(sum of op.term(i, element i of every array) for i < n, n), n >= 1 (device
-// pointers; the default stream, no synchronisation).
+// *out = op.finish(sum of op.term(i, element i of every array) for i < n, n) (device pointers;
+// the default stream, no synchronisation). n = 0 stores op.finish(0, 0) from one block.
 template <class Op>
 inline void term_sum(const Arrays<Op::kArrays> &in, std::size_t n, const Op &op, float *out) {
   constexpr int K = Op::kArrays;
