@@ -21,6 +21,7 @@
 // channel per thread.
 #include "gpu/check.h"
 #include "gpu/vendor.h"
+#include "primitives/columns.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -29,29 +30,9 @@ namespace {
 
 constexpr int kThreads = 256;
 
-// kWidth consecutive floats, loaded and stored as one access (a float4 when kWidth == 4).
-template <int kWidth> struct Columns { float v[kWidth]; };
-template <int kWidth>
-__device__ __forceinline__ Columns<kWidth> load_columns(const float *__restrict__ p) {
-  Columns<kWidth> c;
-  if constexpr (kWidth == 4) {
-    const float4 q = *reinterpret_cast<const float4 *>(p);
-    c.v[0] = q.x;
-    c.v[1] = q.y;
-    c.v[2] = q.z;
-    c.v[3] = q.w;
-  } else {
-    c.v[0] = *p;
-  }
-  return c;
-}
-template <int kWidth>
-__device__ __forceinline__ void store_columns(float *__restrict__ p, const Columns<kWidth> &c) {
-  if constexpr (kWidth == 4)
-    *reinterpret_cast<float4 *>(p) = make_float4(c.v[0], c.v[1], c.v[2], c.v[3]);
-  else
-    *p = c.v[0];
-}
+using kit::Columns;
+using kit::load_columns;
+using kit::store_columns;
 
 // Block (x, y): channel groups blockIdx.x * kThreads + threadIdx.x; sequence blockIdx.y / runs,
 // positions (blockIdx.y % runs) * kRun on. Requires 1 <= K <= kTaps.
