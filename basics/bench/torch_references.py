@@ -91,12 +91,22 @@ def all_pairs_shortest_paths():
     return run, 3
 
 
+def convolution_2d():
+    # The judge's reference call: valid 2-D cross-correlation of a 3072 x 3072 image with a
+    # 15 x 15 kernel, FP32 (cuDNN, TF32 off as in the kit's FP32 comparison).
+    torch.backends.cudnn.allow_tf32 = False
+    x = torch.rand(1, 1, 3072, 3072, device="cuda")
+    k = torch.rand(1, 1, 15, 15, device="cuda")
+    return (lambda: torch.nn.functional.conv2d(x, k)), 20
+
+
 PROBLEMS = {
     "matrix_multiplication": matrix_multiplication,
     "convolution_1d": convolution_1d,
     "rainbow_table": rainbow_table,
     "radix_sort": radix_sort,
     "all_pairs_shortest_paths": all_pairs_shortest_paths,
+    "2d_convolution": convolution_2d,
 }
 
 
