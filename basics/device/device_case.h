@@ -24,7 +24,7 @@ public:
   std::vector<Slot> slots() const;
   // Input and in-place arrays from the host case.
   void upload_inputs();
-  // Output arrays, every byte set to `byte` (0xFF: NaN floats and -1 ints).
+  // Output arrays, every byte set to `byte` (0xFF: NaN floats and halves, -1 ints).
   void fill_outputs(unsigned char byte);
   // Output arrays declared with output_from_zeros set to zeros, as the judge hands them over.
   void zero_outputs_the_judge_zeroes();

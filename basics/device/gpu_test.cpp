@@ -25,8 +25,8 @@ namespace kit::basics {
 
 namespace {
 
-constexpr unsigned char kPoison = 0xFF;  // NaN floats, -1 ints, 255 bytes
-constexpr unsigned char kGarbage = 0x3F; // 0.747 floats, 1061109567 ints
+constexpr unsigned char kPoison = 0xFF;  // NaN floats and halves, -1 ints, 255 bytes
+constexpr unsigned char kGarbage = 0x3F; // 0.747 floats, 1.81 halves, 1061109567 ints
 constexpr std::size_t kSmallCaseBytes = 16u << 20;
 
 std::size_t case_bytes(const Problem &problem, const Case &c) {

@@ -1,7 +1,11 @@
 #include "case_io.h"
 
+#include "half.h"
+
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -82,8 +86,36 @@ template <class T> bool parse_number(std::string_view token, T &value) {
   return ec == std::errc() && ptr == end;
 }
 
+// A half written in decimal: any number, rounded to the nearest half (as torch.tensor(...,
+// dtype=torch.float16) rounds a literal), "inf", "-inf" and "nan" included; a finite number that
+// would round to infinity (65520 and beyond) is rejected as out of range.
+bool parse_half(std::string_view token, std::uint16_t &bits) {
+  double v;
+  if (!parse_number(token, v))
+    return false;
+  bits = half_from_double(v);
+  return !std::isfinite(v) || std::isfinite(half_to_float(bits));
+}
+
+// A whole number in full ("65504", not "6.55e+04"), else the shortest decimal (at most 5
+// significant digits, enough for every half) that reads back to the same half.
+std::string half_text(std::uint16_t bits) {
+  const float v = half_to_float(bits);
+  char buf[32];
+  if (std::isfinite(v) && v == std::floor(v)) {
+    std::snprintf(buf, sizeof buf, "%.0f", static_cast<double>(v));
+    return buf;
+  }
+  for (int digits = 1;; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(v));
+    std::uint16_t back;
+    if (digits == 5 || (parse_half(buf, back) && back == bits) || std::isnan(v))
+      return buf;
+  }
+}
+
 bool parse_elem(std::string_view token, Elem &elem) {
-  for (Elem e : {Elem::f32, Elem::i32, Elem::u32, Elem::u8})
+  for (Elem e : {Elem::f32, Elem::f16, Elem::i32, Elem::u32, Elem::u8})
     if (token == elem_name(e)) {
       elem = e;
       return true;
@@ -109,6 +141,12 @@ void parse_values(Tokens &in, const std::string &name, Elem elem, std::size_t co
       float v;
       ok = parse_number(token, v);
       std::memcpy(&bytes[4 * i], &v, 4);
+      break;
+    }
+    case Elem::f16: {
+      std::uint16_t v;
+      ok = parse_half(token, v);
+      std::memcpy(&bytes[2 * i], &v, 2);
       break;
     }
     case Elem::i32: {
@@ -171,6 +209,11 @@ std::string format_number(char *buf, std::size_t size, const unsigned char *at, 
     std::memcpy(&v, at, 4);
     r = std::to_chars(buf, buf + size, v);
     break;
+  }
+  case Elem::f16: {
+    std::uint16_t v;
+    std::memcpy(&v, at, 2);
+    return half_text(v);
   }
   case Elem::i32: {
     int v;
@@ -280,7 +323,7 @@ OutputFile read_output(const std::string &path) {
     p.name = std::string(in.next());
     token = in.next();
     if (!parse_elem(token, p.elem))
-      in.fail("an element type (f32, i32, u32, u8) for '" + p.name + "'", token);
+      in.fail("an element type (f32, f16, i32, u32, u8) for '" + p.name + "'", token);
     std::size_t count;
     token = in.next();
     if (!parse_number(token, count))

@@ -1,5 +1,7 @@
 #include "compare.h"
 
+#include "half.h"
+
 #include <cmath>
 #include <cstring>
 
@@ -13,6 +15,11 @@ double value_at(const std::vector<unsigned char> &bytes, Elem elem, std::size_t 
     float v;
     std::memcpy(&v, &bytes[4 * i], 4);
     return v;
+  }
+  case Elem::f16: { // compared in float, after the exact conversion
+    std::uint16_t v;
+    std::memcpy(&v, &bytes[2 * i], 2);
+    return half_to_float(v);
   }
   case Elem::i32: {
     int v;
@@ -32,7 +39,7 @@ double value_at(const std::vector<unsigned char> &bytes, Elem elem, std::size_t 
 
 std::string text_of(double v, Elem elem) {
   char buf[64];
-  if (elem == Elem::f32)
+  if (is_floating(elem))
     std::snprintf(buf, sizeof buf, "%.9g", v);
   else
     std::snprintf(buf, sizeof buf, "%.0f", v);
@@ -46,7 +53,7 @@ void check_element(Comparison &c, const std::string &name, Elem elem, std::size_
   const double error = std::fabs(got - want);
   bool pass;
   double allowed = 0;
-  if (elem == Elem::f32) {
+  if (is_floating(elem)) {
     allowed = tol.atol + tol.rtol * std::fabs(want) + slack;
     // As torch.allclose: equal infinities match, an infinity matches nothing else, NaN never
     // matches (inf - inf is NaN, and an infinite `want` would allow any finite `got`).
@@ -61,7 +68,7 @@ void check_element(Comparison &c, const std::string &name, Elem elem, std::size_
   if (c.mismatches++ == 0) {
     c.first = name + "[" + std::to_string(index) + "]: got " + text_of(got, elem) + ", expected " +
               text_of(want, elem);
-    if (elem == Elem::f32)
+    if (is_floating(elem))
       c.first +=
           " (|difference| " + text_of(error, elem) + " > allowed " + text_of(allowed, elem) + ")";
   }

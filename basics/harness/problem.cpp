@@ -15,6 +15,8 @@ std::size_t elem_size(Elem elem) {
   case Elem::i32:
   case Elem::u32:
     return 4;
+  case Elem::f16:
+    return 2;
   case Elem::u8:
     return 1;
   }
@@ -25,6 +27,8 @@ const char *elem_name(Elem elem) {
   switch (elem) {
   case Elem::f32:
     return "f32";
+  case Elem::f16:
+    return "f16";
   case Elem::i32:
     return "i32";
   case Elem::u32:

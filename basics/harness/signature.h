@@ -1,11 +1,12 @@
 // Calling a judge-style `solve` generically. bind(fn) turns any function whose parameters are
-// pointers to float/int/unsigned/unsigned char and `int` or `float` scalars, in any order, into an
-// Invoker that takes one Slot per parameter, and records the parameter types (Shape) so the
+// pointers to float/half/int/unsigned/unsigned char and `int` or `float` scalars, in any order,
+// into an Invoker that takes one Slot per parameter, and records the parameter types (Shape) so the
 // harness can check them against the problem's description. The same binding serves the GPU solve
 // (device pointers), the CPU reference (host pointers) and the benchmark baselines.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <type_traits>
@@ -14,10 +15,13 @@
 
 namespace kit::basics {
 
-enum class Elem { f32, i32, u32, u8 };
+// f16: IEEE binary16, held on the host as its bits in a std::uint16_t (harness/half.h converts).
+enum class Elem { f32, f16, i32, u32, u8 };
 enum class Role { in, out, inout, scalar };
 
 std::size_t elem_size(Elem elem);
+// f32 and f16 elements: compared within the tolerance; they may hold infinities and NaN.
+inline bool is_floating(Elem elem) { return elem == Elem::f32 || elem == Elem::f16; }
 const char *elem_name(Elem elem);
 const char *role_name(Role role);
 
@@ -35,13 +39,20 @@ struct Slot {
 };
 using Invoker = std::function<void(const std::vector<Slot> &)>;
 
+// The types whose pointers carry f16 arrays: std::uint16_t, the host's view of the bits (the CPU
+// references), and, specialised by the GPU side (device/entry.h), the vendor's half type that a
+// GPU solve names (__half on CUDA and HIP).
+template <class T> struct is_half_storage : std::is_same<T, std::uint16_t> {};
+
 namespace detail {
 template <class T> constexpr Elem elem_of() {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, int> ||
+  static_assert(std::is_same_v<T, float> || is_half_storage<T>::value || std::is_same_v<T, int> ||
                     std::is_same_v<T, unsigned int> || std::is_same_v<T, unsigned char>,
-                "solve parameters point to float, int, unsigned int or unsigned char");
+                "solve parameters point to float, half, int, unsigned int or unsigned char");
   if constexpr (std::is_same_v<T, float>)
     return Elem::f32;
+  else if constexpr (is_half_storage<T>::value)
+    return Elem::f16;
   else if constexpr (std::is_same_v<T, int>)
     return Elem::i32;
   else if constexpr (std::is_same_v<T, unsigned int>)

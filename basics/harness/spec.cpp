@@ -1,5 +1,7 @@
 #include "spec.h"
 
+#include "half.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -108,6 +110,7 @@ void check_fits(const Case &c, std::size_t param, double value) {
   bool fits = true;
   switch (p.elem) {
   case Elem::f32: // any value, infinities and NaN included
+  case Elem::f16: // any value, rounded to the nearest half when stored
     break;
   case Elem::i32:
     fits = value == std::floor(value) && value >= -2147483648.0 && value <= 2147483647.0;
@@ -132,6 +135,10 @@ template <class ValueAt> void store_each(Case &c, std::size_t param, ValueAt val
     for (std::size_t i = 0; i < n; ++i)
       c.array<float>(param)[i] = static_cast<float>(value(i));
     break;
+  case Elem::f16: // rounded to the nearest half, as torch rounds values into a float16 tensor
+    for (std::size_t i = 0; i < n; ++i)
+      c.array<std::uint16_t>(param)[i] = half_from_double(static_cast<double>(value(i)));
+    break;
   case Elem::i32:
     for (std::size_t i = 0; i < n; ++i)
       c.array<int>(param)[i] = static_cast<int>(value(i));
@@ -149,7 +156,7 @@ template <class ValueAt> void store_each(Case &c, std::size_t param, ValueAt val
 
 void require_elem(const Case &c, std::size_t param, bool is_float, const char *what) {
   const Param &p = (*c.params)[param];
-  if ((p.elem == Elem::f32) != is_float)
+  if (is_floating(p.elem) != is_float)
     throw std::logic_error(std::string(what) + " does not apply to '" + p.name + "' (" +
                            elem_name(p.elem) + ")");
 }
@@ -172,8 +179,15 @@ ArrayValues uniform(double lo, double hi) {
   return {"U(" + number_text(lo) + ", " + number_text(hi) + ")",
           [lo, hi](Case &c, std::size_t param, Rng &rng) {
             require_elem(c, param, true, "uniform()");
-            fill_uniform(c.array<float>(param), c.count(param), static_cast<float>(lo),
-                         static_cast<float>(hi), rng);
+            // f16: the same float draws, each rounded to the nearest half (torch's uniform_ on
+            // a float16 tensor draws in float and rounds; hi itself can then occur).
+            if ((*c.params)[param].elem == Elem::f16)
+              store_each(c, param, [&](std::size_t) {
+                return rng.uniform(static_cast<float>(lo), static_cast<float>(hi));
+              });
+            else
+              fill_uniform(c.array<float>(param), c.count(param), static_cast<float>(lo),
+                           static_cast<float>(hi), rng);
           }};
 }
 
@@ -192,12 +206,11 @@ FillFn fill_pairs_from(std::vector<std::pair<float, float>> pairs) {
 ArrayValues normal() {
   return {"N(0, 1)", [](Case &c, std::size_t param, Rng &rng) {
             require_elem(c, param, true, "normal()");
-            float *v = c.array<float>(param);
-            for (std::size_t i = 0; i < c.count(param); ++i) {
+            store_each(c, param, [&](std::size_t) {
               const double u1 = 1.0 - rng.unit(), u2 = rng.unit();
-              v[i] = static_cast<float>(std::sqrt(-2.0 * std::log(u1)) *
+              return static_cast<float>(std::sqrt(-2.0 * std::log(u1)) *
                                         std::cos(6.283185307179586 * u2));
-            }
+            });
           }};
 }
 

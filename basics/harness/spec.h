@@ -59,11 +59,13 @@ struct ArrayValues {
 };
 
 // The challenge's literal values (matrices row-major); their number must equal the array's count.
+// An f16 array stores each rounded to the nearest half.
 ArrayValues given(std::vector<double> values);
-// Floats uniform in [lo, hi) (torch's uniform_); f32 arrays only.
+// Floats uniform in [lo, hi) (torch's uniform_); f32 arrays, and f16 ones (each float draw rounded
+// to the nearest half).
 ArrayValues uniform(double lo, double hi);
 // Standard normal floats (torch.randn's distribution, not its values), by Box-Muller from the
-// kit's generator; f32 arrays only.
+// kit's generator; f32 arrays, and f16 ones (rounded to the nearest half).
 ArrayValues normal();
 // Every integer in [lo, hi] equally likely (torch.randint(lo, hi + 1)); integer arrays only.
 ArrayValues integers(double lo, double hi);

@@ -1,16 +1,20 @@
 // Host tests of what the harness offers problems beyond the first fifteen, on made-up problems
 // shaped like the challenges that need it: float scalars (value clipping's `float lo, float hi`),
 // a scalar between the arrays (stream compaction's `const float* A, int N, float* out`), an
-// output the judge zero-fills and the reference writes only in part (stream compaction), and
-// unsigned 32-bit arrays over their whole range (radix sort).
+// output the judge zero-fills and the reference writes only in part (stream compaction),
+// unsigned 32-bit arrays over their whole range (radix sort), and half arrays (the FP16
+// challenges): the host conversion, the case format, generation and comparison.
 #include "harness/case_io.h"
 #include "harness/compare.h"
+#include "harness/half.h"
 #include "harness/random.h"
 #include "harness/spec.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -270,6 +274,174 @@ TEST(JudgeValues, MisfitValuesAreCaughtWhenTheCaseIsGenerated) {
   EXPECT_THROW(generate({4}, integers(-1, 5)), std::logic_error);
   EXPECT_THROW(generate({4}, uniform(0, 1)), std::logic_error);      // floats into a u32
   EXPECT_THROW(judge_case(p, "example", {1}, {}), std::logic_error); // no values for `input`
+}
+
+// --- half: solve(const half* x, const half* y, half* sum, int N) (the FP16 dot product's shape)
+// ---
+
+void half_sum_reference(const std::uint16_t *x, const std::uint16_t *y, std::uint16_t *sum, int N) {
+  double total = 0;
+  for (int i = 0; i < N; ++i)
+    total += static_cast<double>(half_to_float(x[i])) * half_to_float(y[i]);
+  sum[0] = half_from_double(total);
+}
+
+const Problem &half_problem() {
+  static const Problem problem = [] {
+    Problem p;
+    p.name = "half_sum";
+    p.params = {input("x", Elem::f16, count_of("N")), input("y", Elem::f16, count_of("N")),
+                output("sum", Elem::f16, count_one()), scalar("N", 1, 1 << 17)};
+    p.tolerance = {0.05, 0.05};
+    set_reference(p, half_sum_reference);
+    p.fill = fill_with(p, {uniform(-1, 1), uniform(-1, 1)});
+    return p;
+  }();
+  return problem;
+}
+
+bool is_nan_half(std::uint16_t bits) { return (bits & 0x7C00u) == 0x7C00u && (bits & 0x3FFu); }
+
+// The value of a half from its fields, independently of half_to_float.
+double half_value(std::uint16_t bits) {
+  const int exponent = (bits >> 10) & 0x1F;
+  const int mantissa = bits & 0x3FF;
+  const double magnitude =
+      exponent == 0 ? std::ldexp(mantissa, -24) : std::ldexp(1024 + mantissa, exponent - 25);
+  return (bits & 0x8000u) ? -magnitude : magnitude;
+}
+
+TEST(Half, EveryHalfConvertsToItsValueAndBack) {
+  for (std::uint32_t b = 0; b <= 0xFFFFu; ++b) {
+    const auto bits = static_cast<std::uint16_t>(b);
+    const float f = half_to_float(bits);
+    if (is_nan_half(bits)) {
+      EXPECT_TRUE(std::isnan(f)) << b;
+      const std::uint16_t back = half_from_float(f);
+      EXPECT_TRUE(is_nan_half(back)) << b;
+      EXPECT_EQ(back & 0x8000u, bits & 0x8000u) << b; // the sign is kept
+      continue;
+    }
+    if ((bits & 0x7FFFu) == 0x7C00u)
+      EXPECT_TRUE(std::isinf(f) && std::signbit(f) == ((bits & 0x8000u) != 0)) << b;
+    else
+      EXPECT_EQ(static_cast<double>(f), half_value(bits)) << b;
+    EXPECT_EQ(std::signbit(f), (bits & 0x8000u) != 0) << b;
+    EXPECT_EQ(half_from_float(f), bits) << b;
+  }
+}
+
+TEST(Half, RoundsToNearestTiesToEvenAcrossEveryInterval) {
+  // Between each pair of neighbouring finite halves (subnormals, the subnormal-to-normal step and
+  // every binade included), the midpoint goes to the even one and values just off it to the nearer.
+  for (std::uint16_t lo = 0; lo < 0x7BFFu; ++lo) {
+    const std::uint16_t hi = lo + 1;
+    const double mid = (half_value(lo) + half_value(hi)) / 2; // exact in double
+    const std::uint16_t even = (lo & 1u) ? hi : lo;
+    ASSERT_EQ(half_from_double(mid), even) << lo;
+    ASSERT_EQ(half_from_double(std::nextafter(mid, 0.0)), lo) << lo;
+    ASSERT_EQ(half_from_double(std::nextafter(mid, 1e9)), hi) << lo;
+    ASSERT_EQ(half_from_double(-mid), even | 0x8000u) << lo;
+  }
+  EXPECT_EQ(half_from_double(65504.0), 0x7BFFu);
+  EXPECT_EQ(half_from_double(65519.99), 0x7BFFu);
+  EXPECT_EQ(half_from_double(65520.0), 0x7C00u); // the tie with 65536 goes up: infinity
+  EXPECT_EQ(half_from_double(-1e300), 0xFC00u);
+  EXPECT_EQ(half_from_double(std::ldexp(1.0, -25)), 0x0000u); // half the smallest subnormal
+  EXPECT_EQ(half_from_double(std::nextafter(std::ldexp(1.0, -25), 1.0)), 0x0001u);
+  EXPECT_EQ(half_from_double(3 * std::ldexp(1.0, -25)), 0x0002u);
+  EXPECT_EQ(half_from_double(-1e-300), 0x8000u);
+  EXPECT_EQ(half_from_double(-0.0), 0x8000u);
+  EXPECT_EQ(half_from_double(1.0 / 3.0), 0x3555u);
+  EXPECT_EQ(half_from_double(1.0 + std::ldexp(1.0, -11)), 0x3C00u); // tie: to the even 1.0
+  EXPECT_EQ(half_from_double(std::numeric_limits<double>::infinity()), 0x7C00u);
+  EXPECT_TRUE(is_nan_half(half_from_double(std::nan(""))));
+  EXPECT_EQ(half_from_float(std::numeric_limits<float>::denorm_min()), 0x0000u);
+}
+
+TEST(Half, CaseFilesWriteShortDecimalsThatReadBackBitForBit) {
+  const Problem &p = half_problem();
+  EXPECT_NO_THROW(check_signature(p, p.reference_shape, "reference"));
+  // Every half but the NaNs other than the two quiet ones the format writes ("nan", "-nan").
+  std::vector<std::uint16_t> all;
+  for (std::uint32_t b = 0; b <= 0xFFFFu; ++b)
+    if (!is_nan_half(static_cast<std::uint16_t>(b)) || b == 0x7E00u || b == 0xFE00u)
+      all.push_back(static_cast<std::uint16_t>(b));
+  Case c = p.make_case({static_cast<double>(all.size())});
+  Rng rng(8);
+  p.generate(c, rng, [&](Case &k, Rng &) {
+    std::memcpy(k.array<std::uint16_t>(0), all.data(), 2 * all.size());
+    std::memcpy(k.array<std::uint16_t>(1), all.data(), 2 * all.size());
+  });
+  const std::string path = written_input(p, c, "halves.in");
+  EXPECT_EQ(read_input(p, path).arrays[0], c.arrays[0]);
+  EXPECT_EQ(read_input(p, path).arrays[1], c.arrays[1]);
+
+  Case small = p.make_case({6});
+  p.generate(small, rng,
+             judge_case(p, "example", {6},
+                        {given({0.1, -0.0, 65504, 1.0 / 3.0, 6e-8, 1}), given({1, 2, 3, 4, 5, 6})})
+                 .fill);
+  const std::string text = read_text(written_input(p, small, "small_halves.in"));
+  EXPECT_NE(text.find("x f16 6\n0.1 -0 65504 0.3333 6e-08 1\n"), std::string::npos) << text;
+}
+
+TEST(Half, BadValuesAreRejectedWithTheArraysName) {
+  const Problem &p = half_problem();
+  auto error = [&](const std::string &values) {
+    const std::string path = write_temp("bad_half.in", "problem half_sum\nx f16 2\n" + values +
+                                                           "\ny f16 2\n1 2\nN = 2\n");
+    try {
+      read_input(p, path);
+    } catch (const InputError &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error("1 0.5"), "");
+  EXPECT_EQ(error("65519 -1e-9"), ""); // rounds to 65504 and -0
+  EXPECT_EQ(error("inf nan"), "");
+  EXPECT_NE(error("1 65520").find("expected f16 value 2 of 2 for 'x'"), std::string::npos)
+      << error("1 65520"); // finite, but rounds to infinity
+  EXPECT_NE(error("1 1e999").find("f16 value 2 of 2"), std::string::npos);
+  EXPECT_NE(error("1 0x3C00").find("found '0x3C00'"), std::string::npos);
+  EXPECT_NE(error("half 1").find("f16 value 1 of 2"), std::string::npos);
+  const std::string wrong_type =
+      write_temp("half_as_f32.in", "problem half_sum\nx f32 1\n1\ny f16 1\n1\nN = 1\n");
+  EXPECT_THROW(read_input(p, wrong_type), InputError);
+}
+
+TEST(Half, GeneratedValuesAreRoundedDrawsAndCompareInFloat) {
+  const Problem &p = half_problem();
+  Case c = p.make_case({100000});
+  Rng rng(9);
+  p.generate(c, rng);
+  Rng same(9);
+  const std::uint16_t *x = c.array<std::uint16_t>(0);
+  for (std::size_t i = 0; i < c.count(0); ++i) { // x first, from the same float draws
+    const float draw = same.uniform(-1.0f, 1.0f);
+    ASSERT_EQ(x[i], half_from_float(draw)) << i;
+    ASSERT_LE(std::fabs(half_to_float(x[i]) - draw), std::ldexp(1.0f, -12)) << i;
+  }
+  EXPECT_THROW(integers(0, 3).fill(c, 0, rng), std::logic_error); // integers into halves
+
+  Case one = p.make_case({1});
+  p.generate(one, rng, judge_case(p, "example", {1}, {given({3}), given({5})}).fill);
+  const Case want = p.solve_reference(one);
+  EXPECT_EQ(half_to_float(want.array<std::uint16_t>(2)[0]), 15.0f);
+  Case got = want;
+  got.array<std::uint16_t>(2)[0] = half_from_double(15.75); // |0.75| <= 0.05 + 0.05 * 15
+  EXPECT_TRUE(compare_outputs(p, got, want).ok);
+  got.array<std::uint16_t>(2)[0] = half_from_double(16.0); // |1| > 0.8
+  const Comparison off = compare_outputs(p, got, want);
+  EXPECT_FALSE(off.ok);
+  EXPECT_NE(off.first.find("sum[0]: got 16, expected 15"), std::string::npos) << off.first;
+  got.array<std::uint16_t>(2)[0] = 0xFFFFu; // the harness's poison: a NaN half
+  EXPECT_FALSE(compare_outputs(p, got, want).ok);
+  Case inf = want;
+  inf.array<std::uint16_t>(2)[0] = 0x7C00u;
+  EXPECT_TRUE(compare_outputs(p, inf, inf).ok);
+  EXPECT_FALSE(compare_outputs(p, got, inf).ok);
 }
 
 } // namespace
