@@ -3,6 +3,7 @@
 // solve.h on the include path; everything else is shared.
 #pragma once
 
+#include "gpu/half.h"
 #include "gpu/vendor.h"
 #include "harness/signature.h"
 

@@ -12,6 +12,7 @@
 // the result does not depend on which block finished when). The total is rounded to float, then
 // to half (nearest, ties to even), as the judge rounds its float32 result.
 #include "gpu/check.h"
+#include "gpu/half.h"
 #include "gpu/launch.h"
 #include "gpu/vendor.h"
 #include "primitives/grid_reduce.h"

@@ -15,8 +15,6 @@
 #if defined(KIT_BACKEND_HIP) || defined(__HIPCC__) || defined(__HIP__) ||                          \
     defined(__HIP_PLATFORM_AMD__)
 #define KIT_HIP 1
-// __half and its conversions (__half2float, __float2half_rn, ...): the same names as CUDA's.
-#include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
 #else
 #define KIT_CUDA 1
@@ -25,8 +23,6 @@
 #if defined(__CUDACC__)
 #include <cuda/atomic>
 #endif
-// __half and its conversions, on the host and the device.
-#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #endif
 
