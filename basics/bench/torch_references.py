@@ -53,6 +53,14 @@ def convolution_1d():
     return (lambda: torch.nn.functional.conv1d(x, k)), 20
 
 
+def convolution_3d():
+    # Valid cross-correlation of a 256 x 128 x 128 volume with a 5 x 5 x 5 kernel (conv3d,
+    # one channel in and out: cuDNN's choice of algorithm).
+    x = torch.rand(1, 1, 256, 128, 128, device="cuda")
+    k = torch.rand(1, 1, 5, 5, 5, device="cuda")
+    return (lambda: torch.nn.functional.conv3d(x, k)), 20
+
+
 def rainbow_table():
     # R = 10 rounds of 32-bit FNV-1a over each word's four bytes, in int64 masked to 32 bits.
     words = torch.randint(-(2**31), 2**31, (5000000,), device="cuda", dtype=torch.int64)
@@ -103,6 +111,7 @@ def convolution_2d():
 PROBLEMS = {
     "matrix_multiplication": matrix_multiplication,
     "convolution_1d": convolution_1d,
+    "3d_convolution": convolution_3d,
     "rainbow_table": rainbow_table,
     "radix_sort": radix_sort,
     "all_pairs_shortest_paths": all_pairs_shortest_paths,
