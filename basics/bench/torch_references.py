@@ -55,7 +55,8 @@ def convolution_1d():
 
 def convolution_3d():
     # Valid cross-correlation of a 256 x 128 x 128 volume with a 5 x 5 x 5 kernel (conv3d,
-    # one channel in and out: cuDNN's choice of algorithm, TF32 off as in the kit's FP32 comparison).
+    # one channel in and out: cuDNN's choice of algorithm; TF32 off as in the kit's FP32
+    # comparison).
     torch.backends.cudnn.allow_tf32 = False
     x = torch.rand(1, 1, 256, 128, 128, device="cuda")
     k = torch.rand(1, 1, 5, 5, 5, device="cuda")
