@@ -63,6 +63,15 @@ def convolution_3d():
     return (lambda: torch.nn.functional.conv3d(x, k)), 20
 
 
+def gaussian_blur():
+    # A 512 x 512 image with a 7 x 7 kernel, zero padding of 3 on every side (the output has the
+    # image's size): conv2d with padding, one channel in and out; TF32 off.
+    torch.backends.cudnn.allow_tf32 = False
+    x = torch.rand(1, 1, 512, 512, device="cuda")
+    k = torch.rand(1, 1, 7, 7, device="cuda")
+    return (lambda: torch.nn.functional.conv2d(x, k, padding=3)), 50
+
+
 def rainbow_table():
     # R = 10 rounds of 32-bit FNV-1a over each word's four bytes, in int64 masked to 32 bits.
     words = torch.randint(-(2**31), 2**31, (5000000,), device="cuda", dtype=torch.int64)
@@ -118,6 +127,7 @@ PROBLEMS = {
     "radix_sort": radix_sort,
     "all_pairs_shortest_paths": all_pairs_shortest_paths,
     "2d_convolution": convolution_2d,
+    "gaussian_blur": gaussian_blur,
 }
 
 
