@@ -84,16 +84,9 @@ __global__ void __launch_bounds__(kThreads)
 
   const double block_sum =
       kit::block_reduce<kThreads>(static_cast<double>(sum), kit::Plus(), 0.0, scratch);
-  if (gridDim.x == 1) { // one block (n <= 8192): no other block to wait for
-    if (threadIdx.x == 0)
-      *result = __float2half_rn(static_cast<float>(block_sum));
-    return;
-  }
-  double total;
-  if (kit::grid_reduce_last_block<kThreads>(block_sum, kit::Plus(), 0.0, g_block_sums, &g_arrivals,
-                                            total, scratch) &&
-      threadIdx.x == 0)
-    *result = __float2half_rn(static_cast<float>(total));
+  kit::grid_reduce_store<kThreads>(
+      block_sum, kit::Plus(), 0.0, g_block_sums, &g_arrivals, scratch,
+      [&](double total) { *result = __float2half_rn(static_cast<float>(total)); });
 }
 
 } // namespace

@@ -123,16 +123,8 @@ __global__ void __launch_bounds__(kThreads) box_sum_kernel(Box box, Plan plan, i
   }
 
   const unsigned int block_sum = kit::block_reduce<kThreads>(sum, kit::Plus(), 0u, scratch);
-  if (gridDim.x == 1) {
-    if (threadIdx.x == 0)
-      *out = static_cast<int>(block_sum);
-    return;
-  }
-  unsigned int total;
-  if (kit::grid_reduce_last_block<kThreads>(block_sum, kit::Plus(), 0u, g_block_sums, &g_arrivals,
-                                            total, scratch) &&
-      threadIdx.x == 0)
-    *out = static_cast<int>(total);
+  kit::grid_reduce_store<kThreads>(block_sum, kit::Plus(), 0u, g_block_sums, &g_arrivals, scratch,
+                                   [&](unsigned int total) { *out = static_cast<int>(total); });
 }
 
 // *out = the sum (mod 2^32) of the box of `input` described above (device pointers; the default

@@ -72,6 +72,27 @@ grid_reduce_last_block(T block_value, Op op, T identity, T *partials, unsigned i
   return true;
 }
 
+// The reduction of a whole grid whose blocks each hold `block_value` (equal in all its threads),
+// handed to `store(total)` in thread 0 of the block that ends with it: a one-block grid's own value
+// (no partials, no arrival), else grid_reduce_last_block's total in the last block to arrive.
+// Every thread of every block must call it; `partials` and `arrivals` as for
+// grid_reduce_last_block.
+template <int kBlockThreads, class T, class Op, class Store>
+__device__ __forceinline__ void
+grid_reduce_store(T block_value, Op op, T identity, T *partials, unsigned int *arrivals,
+                  BlockScratch<T, kBlockThreads> &scratch, Store store) {
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0)
+      store(block_value);
+    return;
+  }
+  T total;
+  if (grid_reduce_last_block<kBlockThreads>(block_value, op, identity, partials, arrivals, total,
+                                            scratch) &&
+      threadIdx.x == 0)
+    store(total);
+}
+
 #endif // device compilation
 
 } // namespace kit

@@ -171,16 +171,8 @@ __global__ void __launch_bounds__(kThreads)
   }
 
   const double block_sum = kit::block_reduce<kThreads>(sum, kit::Plus(), 0.0, scratch);
-  if (gridDim.x == 1) {
-    if (threadIdx.x == 0)
-      *out = op.finish(block_sum, n);
-    return;
-  }
-  double total;
-  if (kit::grid_reduce_last_block<kThreads>(block_sum, kit::Plus(), 0.0, g_block_sums, &g_arrivals,
-                                            total, scratch) &&
-      threadIdx.x == 0)
-    *out = op.finish(total, n);
+  kit::grid_reduce_store<kThreads>(block_sum, kit::Plus(), 0.0, g_block_sums, &g_arrivals, scratch,
+                                   [&](double total) { *out = op.finish(total, n); });
 }
 
 // *out = op.finish(sum of op.term(i, element i of every array) for i < n, n) (device pointers;
