@@ -14,6 +14,8 @@ Conditional includes stay where they are, and so does everything else.
 
 import re
 
+import export_prune
+
 BEGIN = re.compile(r"^// ---- begin (.*) \(inlined\) ----$")
 END = re.compile(r"^// ---- end (.*) ----$")
 INLINED_ABOVE = re.compile(r"^\s*// \S+: inlined above$")
@@ -85,11 +87,8 @@ def drop_header_descriptions(lines):
 
 
 def collapse_blank_lines(lines):
-    out = []
-    for line in lines:
-        if not line.strip() and (not out or not out[-1].strip()):
-            continue
-        out.append(line)
+    """Runs of blank lines as one, none at the end."""
+    out = export_prune.collapse_blank_lines(lines)
     while out and not out[-1].strip():
         out.pop()
     return out
