@@ -25,6 +25,7 @@
 #include "gpu/check.h"
 #include "gpu/shared_memory.h"
 #include "gpu/vendor.h"
+#include "primitives/columns.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -57,17 +58,8 @@ __device__ __forceinline__ void stage_tile(const float *__restrict__ in, int row
       const int q = base + b * kThreads;
       v[b] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       const int r = row0 + q / vectors_per_row, c = col0 + 4 * (q % vectors_per_row);
-      if (q >= vectors || r >= rows)
-        continue;
-      const std::size_t at = static_cast<std::size_t>(r) * cols + c;
-      if (vectorized && c + 3 < cols) {
-        v[b] = *reinterpret_cast<const float4 *>(in + at);
-      } else {
-        v[b].x = c < cols ? in[at] : 0.0f;
-        v[b].y = c + 1 < cols ? in[at + 1] : 0.0f;
-        v[b].z = c + 2 < cols ? in[at + 2] : 0.0f;
-        v[b].w = c + 3 < cols ? in[at + 3] : 0.0f;
-      }
+      if (q < vectors && r < rows) // a row starts 16-byte aligned when vectorized (cols % 4 == 0)
+        v[b] = kit::load_four(in + static_cast<std::size_t>(r) * cols, c, cols, vectorized);
     }
 #pragma unroll
     for (int b = 0; b < kStageBatch; ++b)

@@ -12,6 +12,7 @@
 //    tickets, drawn by blocks that had already started, so a plain launch is safe.
 #include "gpu/check.h"
 #include "gpu/vendor.h"
+#include "primitives/columns.h"
 #include "primitives/tile_scan.h"
 
 #include <cstddef>
@@ -54,12 +55,7 @@ struct PrefixSum {
   std::size_t n;
   bool vectorized; // both pointers 16-byte aligned
 
-  __device__ float4 load(std::size_t i) const {
-    if (vectorized && i + 3 < n)
-      return *reinterpret_cast<const float4 *>(input + i);
-    return make_float4(i < n ? input[i] : 0.0f, i + 1 < n ? input[i + 1] : 0.0f,
-                       i + 2 < n ? input[i + 2] : 0.0f, i + 3 < n ? input[i + 3] : 0.0f);
-  }
+  __device__ float4 load(std::size_t i) const { return kit::load_four(input, i, n, vectorized); }
   __device__ Sum lift(const float4 &g, std::size_t i, int e) const {
     return {i + e < n ? static_cast<double>(lookback::component(g, e)) : 0.0};
   }

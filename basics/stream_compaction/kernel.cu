@@ -25,6 +25,7 @@
 #include "collectives/warp.h"
 #include "gpu/check.h"
 #include "gpu/vendor.h"
+#include "primitives/columns.h"
 #include "primitives/lookback.h"
 #include "primitives/tile_scan.h"
 
@@ -85,12 +86,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
 #pragma unroll
   for (int r = 0; r < kRounds; ++r) {
     const std::size_t i = warp_begin + (static_cast<std::size_t>(r) * KIT_WARP_SIZE + lane) * 4;
-    if (vectorized && i + 3 < n) {
-      x[r] = *reinterpret_cast<const float4 *>(in + i);
-    } else {
-      x[r] = make_float4(i < n ? in[i] : 0.0f, i + 1 < n ? in[i + 1] : 0.0f,
-                         i + 2 < n ? in[i + 2] : 0.0f, i + 3 < n ? in[i + 3] : 0.0f);
-    }
+    x[r] = kit::load_four(in, i, n, vectorized);
   }
   // rank[r]: the number of kept elements of the warp's run before this lane's group of round r.
   unsigned keep[kRounds], rank[kRounds];
