@@ -11,8 +11,10 @@
 //                              matters (a segment start, a zero coefficient of an affine map).
 //
 // How a launch proceeds (scan_tiles):
-//  - A block draws its tile number from a ticket (lookback::draw_tile), so a tile only ever waits
-//    on tiles that are already running, whatever the grid size and however the GPU schedules it.
+//  - A grid the device holds at once is launched cooperatively and block b scans tile b (no
+//    atomic round trip before the loads); any other grid, or one whose cooperative launch is
+//    refused, is launched normally and a block draws its tile number from a ticket
+//    (lookback::draw_tile). Either way a tile only ever waits on tiles that are already running.
 //  - Each warp owns a contiguous run of the tile, loaded as kRounds groups of four elements per
 //    lane (coalesced, every load issued before any is used); it folds each lane's group, scans
 //    the lane totals round by round with shuffles and carries the round totals.
@@ -25,6 +27,7 @@
 #include "collectives/warp.h"
 #include "gpu/check.h"
 #include "gpu/device_scratch.h"
+#include "gpu/launch.h"
 #include "gpu/vendor.h"
 #include "primitives/lookback.h"
 
@@ -85,7 +88,8 @@ __device__ __forceinline__ unsigned row_starts(std::size_t i, unsigned length) {
 //   void store(const Group &, std::size_t i, State before) const;  writes the outputs of
 //                                           elements i .. i + 3 below n; `before` is the scan
 //                                           of every element before i
-// Launch: launch_tile_scan(policy), which owns the tile states and the ticket.
+// Launch: launch_tile_scan(policy), which owns the tile states and the ticket. A null `ticket`:
+// the grid was launched cooperatively (every block resident) and block b scans tile b.
 template <class P> __host__ __device__ constexpr std::size_t tile_items() {
   return static_cast<std::size_t>(P::kThreads) * 4 * P::kRounds;
 }
@@ -108,7 +112,7 @@ __global__ void __launch_bounds__(P::kThreads)
   __shared__ S warp_scan[kWarps];
 
   if (threadIdx.x == 0)
-    tile_shared = draw_tile(ticket, num_tiles);
+    tile_shared = ticket ? draw_tile(ticket, num_tiles) : blockIdx.x;
   __syncthreads();
   const unsigned tile = tile_shared;
   const int lane = kit::lane_id();
@@ -212,7 +216,17 @@ template <class P> void launch_tile_scan(const P &p) {
   if (tiles == 0)
     return;
   const SplitStates<typename P::State> states = scratch.reserve(tiles);
-  scan_tiles<P><<<tiles, P::kThreads>>>(p, states, scratch.ticket(), tiles, scratch.next_epoch());
+  const std::uint64_t epoch = scratch.next_epoch();
+  static const unsigned resident =
+      gpu::cooperative_launch_supported()
+          ? static_cast<unsigned>(gpu::resident_blocks(scan_tiles<P>, P::kThreads))
+          : 0u;
+  unsigned *const block_order = nullptr; // tiles in block order: no ticket
+  if (tiles <= resident &&
+      gpu::try_launch_cooperative("lookback::scan_tiles", scan_tiles<P>, tiles, P::kThreads, 0,
+                                  nullptr, p, states, block_order, tiles, epoch))
+    return;
+  scan_tiles<P><<<tiles, P::kThreads>>>(p, states, scratch.ticket(), tiles, epoch);
   GPU_CHECK_LAUNCH("lookback::scan_tiles");
 }
 
