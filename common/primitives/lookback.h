@@ -179,7 +179,9 @@ template <class T, class States, class Op>
 __device__ __forceinline__ T look_back_serial(const States &states, unsigned tile,
                                               std::uint64_t epoch, Op op, T identity) {
   T exclusive = identity;
-  for (long long pred = static_cast<long long>(tile) - 1;; --pred) {
+  // A 32-bit predecessor index: the walk is the critical path of a chain of tiles (each tile's
+  // inclusive state waits on it), so its address arithmetic is kept to 32-bit widening multiplies.
+  for (unsigned pred = tile - 1;; --pred) {
     auto word = states.word(pred);
     SpinBackoff backoff;
     while (States::kind_of(word, epoch) == kUnpublished) {
