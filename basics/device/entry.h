@@ -5,8 +5,10 @@
 
 #include "gpu/half.h"
 #include "gpu/vendor.h"
+#include "harness/problem.h"
 #include "harness/signature.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace kit::basics {
@@ -33,5 +35,12 @@ int program_main(int argc, char **argv, const SolveEntry &entry);
 // against the CPU reference, the judge's cases also against entry.judge_reference when it has one;
 // prints `JUDGE|<problem>|<passed>/<total>` last.
 int gpu_test_main(int argc, char **argv, const SolveEntry &entry);
+
+// One case of that test, on inputs generated from `seed`: prints one PASS, FAIL (the first wrong
+// element, or what else went wrong) or SKIP line; returns 1 when it failed, else 0.
+// `also_misaligned` repeats a small case at an address one element off; with `judge_reference`,
+// solve's outputs are also compared with that reference's, as the judge compares them.
+int run_gpu_test_case(const Problem &problem, const SolveEntry &entry, const Recipe &recipe,
+                      std::uint64_t seed, bool also_misaligned, const Solver *judge_reference);
 
 } // namespace kit::basics

@@ -43,11 +43,13 @@ Case outputs_of(const Problem &problem, const Case &c, const Solver &solver) {
   return run_solver(device, solver, kPoison);
 }
 
-// Returns the number of failed cases (0 or 1). With `judge_reference`, solve's outputs must also
-// be within the judge's tolerance of that reference's outputs on the same inputs, as the judge
-// compares them (problem.tolerance is the challenge's atol and rtol: a host test checks it).
-int run_case(const Problem &problem, const SolveEntry &entry, const Recipe &recipe,
-             std::uint64_t seed, bool also_misaligned, const Solver *judge_reference) {
+} // namespace
+
+// With `judge_reference`, solve's outputs must also be within the judge's tolerance of that
+// reference's outputs on the same inputs, as the judge compares them (problem.tolerance is the
+// challenge's atol and rtol: a host test checks it).
+int run_gpu_test_case(const Problem &problem, const SolveEntry &entry, const Recipe &recipe,
+                      std::uint64_t seed, bool also_misaligned, const Solver *judge_reference) {
   const auto start = std::chrono::steady_clock::now();
   Case c = problem.make_case(recipe.scalars);
   const std::string invalid = problem.validate(c);
@@ -105,8 +107,6 @@ int run_case(const Problem &problem, const SolveEntry &entry, const Recipe &reci
   return 0;
 }
 
-} // namespace
-
 int gpu_test_main(int argc, char **argv, const SolveEntry &entry) {
   const std::string test_name = std::string("basics_") + entry.problem + "_test";
   std::size_t seed = std::random_device{}();
@@ -135,13 +135,13 @@ int gpu_test_main(int argc, char **argv, const SolveEntry &entry) {
   }
   int kit_failures = 0, judge_failures = 0;
   for (const Recipe &recipe : problem->tests)
-    kit_failures += run_case(*problem, entry, recipe, seed, true, nullptr);
+    kit_failures += run_gpu_test_case(*problem, entry, recipe, seed, true, nullptr);
   if (judge_reference)
     std::printf("%s: the judge's cases are also compared with %s, the judge's own reference\n",
                 test_name.c_str(), judge_reference->name.c_str());
   const std::vector<const Recipe *> judge_cases = problem->judge.all();
   for (const Recipe *recipe : judge_cases)
-    judge_failures += run_case(*problem, entry, *recipe, seed, false, judge_reference);
+    judge_failures += run_gpu_test_case(*problem, entry, *recipe, seed, false, judge_reference);
   const int cases = static_cast<int>(problem->tests.size() + judge_cases.size());
   const int judge_total = static_cast<int>(judge_cases.size());
   std::printf("%s: %d cases, %d failed\n", test_name.c_str(), cases, kit_failures + judge_failures);
