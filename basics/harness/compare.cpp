@@ -65,6 +65,8 @@ void check_element(Comparison &c, const std::string &name, Elem elem, std::size_
     c.max_error = error;
   if (pass)
     return;
+  if (!std::isfinite(error))
+    ++c.not_finite;
   if (c.mismatches++ == 0) {
     c.first = name + "[" + std::to_string(index) + "]: got " + text_of(got, elem) + ", expected " +
               text_of(want, elem);
@@ -139,14 +141,21 @@ void merge(Comparison &total, const Comparison &part) {
   total.ok = total.ok && part.ok;
   total.checked += part.checked;
   total.mismatches += part.mismatches;
+  total.not_finite += part.not_finite;
   if (part.max_error > total.max_error)
     total.max_error = part.max_error;
 }
 
 std::string describe(const Comparison &c) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%zu of %zu elements differ (max |error| %.3g)", c.mismatches,
-                c.checked, c.max_error);
+  char buf[160];
+  if (c.not_finite == 0)
+    std::snprintf(buf, sizeof buf, "%zu of %zu elements differ (max |error| %.3g)", c.mismatches,
+                  c.checked, c.max_error);
+  else
+    std::snprintf(buf, sizeof buf,
+                  "%zu of %zu elements differ (%zu by a NaN or an infinity; max finite |error| "
+                  "%.3g)",
+                  c.mismatches, c.checked, c.not_finite, c.max_error);
   return c.ok ? std::string(buf) : std::string(buf) + "; first: " + c.first;
 }
 

@@ -12,8 +12,10 @@ struct Comparison {
   bool ok = true;
   std::size_t checked = 0;
   std::size_t mismatches = 0;
-  double max_error = 0; // largest |got - expected| seen
-  std::string first;    // the first mismatch, described
+  double max_error = 0;       // largest finite |got - expected| seen
+  std::size_t not_finite = 0; // mismatches whose difference is NaN (a NaN, or inf against
+                              // anything but the same inf)
+  std::string first;          // the first mismatch, described
 };
 
 // Compares one array; the two byte buffers must have the same element type.
