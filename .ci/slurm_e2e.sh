@@ -231,4 +231,25 @@ expect_in_log "^Export: skipped: tests failed\$" "export not skipped after a fai
 ! grep -q "ALL TESTS PASSED" "$JOB_LOG" || { show_log; fail "broken run claims success"; }
 [ ! -e "$CLUSTER/export-broken" ] || fail "broken run exported"
 echo "slurm_e2e: broken run OK (case $victim FAIL, all ${#names[@]} cases ran, exit $JOB_STATUS)"
+# ---- 3. a contestant's own folders (SOLUTION_DIR): built with their Makefile, judged, no export --
+# The green run's exported prefix_sum folder stands in for a contestant's: hipcc builds it (no AMD
+# GPU here, so it answers on its CPU path) and its cases run under the grader's rules.
+if command -v hipcc >/dev/null && command -v make >/dev/null; then
+  folders="$CLUSTER/contestant"
+  mkdir -p "$folders" && cp -r "$CLUSTER/export/hip_programming_contest/prefix_sum" "$folders/"
+  submit solution "PROBLEMS=prefix_sum" "TEST_DIR=$CASES" "SOLUTION_DIR=$folders" \
+    "OFFLOAD_ARCH=gfx908" "HIPFLAGS=--rocm-path=/usr"
+  [ "$JOB_STATUS" -eq 0 ] || { show_log; fail "SOLUTION_DIR run exited $JOB_STATUS"; }
+  expect_in_log "^-- $folders/prefix_sum: make OFFLOAD_ARCH=gfx908" "the folder was not built by make"
+  expect_in_log "^==== prefix_sum \\(CPU backend\\): $BUILD_DIR/solution/prefix_sum/prefix_sum\$" \
+    "the cases did not run the contestant's program"
+  expect_in_log "^Judged: your programs, built from $folders/<problem> with their Makefiles\$" \
+    "the summary does not say whose programs were judged"
+  expect_in_log "^Export: not run\$" "a SOLUTION_DIR run exported"
+  [ "$(tail -n 3 "$JOB_LOG" | head -n 1)" = "FINAL RESULT: ALL TESTS PASSED!" ] ||
+    { show_log; fail "SOLUTION_DIR run does not end with its verdict"; }
+  echo "slurm_e2e: SOLUTION_DIR run OK"
+else
+  echo "slurm_e2e: SOLUTION_DIR run not tested: hipcc or make not found"
+fi
 echo "slurm_e2e: PASS"
