@@ -119,6 +119,29 @@ def convolution_2d():
     return (lambda: torch.nn.functional.conv2d(x, k)), 20
 
 
+def kmeans_clustering():
+    # 30 rounds of k-means on 10,000 points U(0, 1000)^2 from centroids (100, 100) .. (500, 500):
+    # float32 distances, argmin, the mean of each non-empty cluster (the judge's loop).
+    x = torch.rand(10000, device="cuda") * 1000
+    y = torch.rand(10000, device="cuda") * 1000
+    start = torch.tensor([100.0, 200.0, 300.0, 400.0, 500.0], device="cuda")
+
+    def run():
+        cx, cy = start.clone(), start.clone()
+        labels = torch.empty(10000, device="cuda", dtype=torch.int32)
+        for _ in range(30):
+            d = (x.view(-1, 1) - cx.view(1, -1)) ** 2 + (y.view(-1, 1) - cy.view(1, -1)) ** 2
+            labels.copy_(torch.argmin(d, dim=1))
+            for c in range(5):
+                mask = labels == c
+                if mask.any():
+                    cx[c] = x[mask].mean()
+                    cy[c] = y[mask].mean()
+        return labels, cx, cy
+
+    return run, 20
+
+
 PROBLEMS = {
     "matrix_multiplication": matrix_multiplication,
     "convolution_1d": convolution_1d,
@@ -128,6 +151,7 @@ PROBLEMS = {
     "all_pairs_shortest_paths": all_pairs_shortest_paths,
     "2d_convolution": convolution_2d,
     "gaussian_blur": gaussian_blur,
+    "kmeans_clustering": kmeans_clustering,
 }
 
 
