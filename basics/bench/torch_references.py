@@ -142,6 +142,26 @@ def kmeans_clustering():
     return run, 20
 
 
+def multi_agent_sim():
+    # One flocking step for 10,000 agents U(-1000, 1000): all-pairs float32 squared distances,
+    # the 0/1 neighbour mask (self excluded) times the velocities, the judge's update.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    agents = torch.rand(10000, 4, device="cuda") * 2000 - 1000
+
+    def run():
+        p, v = agents[:, :2], agents[:, 2:]
+        d = ((p.unsqueeze(1) - p.unsqueeze(0)) ** 2).sum(dim=2)
+        d.fill_diagonal_(26.0)
+        mask = d < 25.0
+        count = mask.sum(dim=1, keepdim=True)
+        total = mask.float() @ v
+        mean = torch.where(count > 0, total / count.clamp(min=1), v)
+        nv = v + 0.05 * (mean - v)
+        return torch.cat([p + nv, nv], dim=1)
+
+    return run, 20
+
+
 PROBLEMS = {
     "matrix_multiplication": matrix_multiplication,
     "convolution_1d": convolution_1d,
@@ -152,6 +172,7 @@ PROBLEMS = {
     "2d_convolution": convolution_2d,
     "gaussian_blur": gaussian_blur,
     "kmeans_clustering": kmeans_clustering,
+    "multi_agent_sim": multi_agent_sim,
 }
 
 
