@@ -28,7 +28,7 @@
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kSharedDoubles = 6144; // 48 KB
+constexpr int kSharedDoubles = 6112; // 48 KB less the static `converged` flag, rounded down
 constexpr int kMaxSteps = 1000;
 constexpr double kTolerance = 1e-8;
 constexpr double kRidge = 1e-6;
