@@ -18,7 +18,12 @@ constexpr float kNormEpsilon = 1e-6f;
 
 // Weight layout: [0, 1] embedding e(d) = (w0 - w1 d^2, -d); [2, 3] query projection; [4] value
 // projection; [5, 6] gate projection; [7] carry projection; [8, 9] final norm's weight.
-enum Weight { kEmbed = 0, kQuery = 2, kValue = 4, kGate = 5, kCarry = 7, kFinalNorm = 8 };
+constexpr int kEmbed = 0;
+constexpr int kQuery = 2;
+constexpr int kValue = 4;
+constexpr int kGate = 5;
+constexpr int kCarry = 7;
+constexpr int kFinalNorm = 8;
 
 // The rotary frequency 2 pi / 19 per position.
 inline float rope_omega() { return static_cast<float>(2.0 * 3.14159265358979323846 / 19.0); }
