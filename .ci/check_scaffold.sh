@@ -7,10 +7,11 @@
 #     check broke), basics_gen_<leetgpu>, <contest>_reference_test and
 #     <contest>_accepts_hand_checked each print "not implemented: ..." for their stub;
 #   - every other test of the new problems passes (the contest program's usage and bad inputs);
-#   - the generated C++ is clang-formatted already (where clang-format is installed);
+#   - the generated C++ is clang-formatted already (where clang-format is installed), and every
+#     repository path its comments and Markdown name exists (.ci/check_paths.py, as if committed);
 #   - a signature the harness cannot bind is refused with one line and exit 2, writing nothing.
-# The copy is deleted at the end. About a minute and a half on 2 cores, most of it compiling the
-# LeetGPU harness (every problem's reference.cpp).
+# The copy is deleted at the end. About 75 s of CPU time (-j2: about a minute on 2 idle cores),
+# most of it compiling the LeetGPU harness (every problem's reference.cpp).
 #   bash .ci/check_scaffold.sh       (JOBS=N to set the build's parallelism; KEEP=1 keeps the copy)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -25,20 +26,23 @@ fail() {
   failures=$((failures + 1))
 }
 
-# The repository's files as a clone has them (plus any not yet committed, ignored ones excepted).
+# The repository's files as a clone has them (plus any not yet committed, ignored ones excepted),
+# in $scratch/kit; the logs in $scratch/logs.
+mkdir -p "$scratch/kit" "$scratch/logs" || exit 2
 git ls-files -z --cached --others --exclude-standard |
-  tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$scratch" ||
-  { echo "FAIL: cannot copy the repository to $scratch"; exit 1; }
-cd "$scratch" || exit 2
+  tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$scratch/kit" ||
+  { echo "FAIL: cannot copy the repository to $scratch/kit"; exit 1; }
+cd "$scratch/kit" || exit 2
+logs=$scratch/logs
 
 # A signature the harness cannot bind: one line on stderr, exit 2, nothing written.
 python3 tools/new_problem.py leetgpu refused --signature "const double* x, double* y, int N" \
-  >refused.out 2>refused.err
+  >"$logs/refused.out" 2>"$logs/refused.err"
 rc=$?
-if [ "$rc" -ne 2 ] || [ "$(wc -l <refused.err)" -ne 1 ] || [ -s refused.out ] ||
-  ! grep -q "'const double\* x': solve's parameters are pointers to float" refused.err ||
+if [ "$rc" -ne 2 ] || [ "$(wc -l <"$logs/refused.err")" -ne 1 ] || [ -s "$logs/refused.out" ] ||
+  ! grep -q "'const double\* x': solve's parameters are pointers to float" "$logs/refused.err" ||
   [ -e basics/refused ] || grep -q '^refused ' basics/problems.txt; then
-  fail "a double* signature: expected exit 2 and one line, got exit $rc: $(cat refused.err)"
+  fail "a double* signature: expected exit 2 and one line, got exit $rc: $(cat "$logs/refused.err")"
 fi
 
 python3 tools/new_problem.py leetgpu "$leetgpu" --signature "const float* input, float* output, int N" \
@@ -51,18 +55,22 @@ grep -q "^$contest " contest_problems.txt || fail "$contest is not listed in con
 if command -v clang-format >/dev/null; then
   generated=$(find "basics/$leetgpu" "$contest" -name '*.h' -o -name '*.cpp' -o -name '*.cu')
   # shellcheck disable=SC2086 # one word per file
-  clang-format --dry-run --Werror --style=file $generated 2>clang-format.log ||
-    fail "generated C++ is not clang-formatted: $(head -n 3 clang-format.log)"
+  clang-format --dry-run --Werror --style=file $generated 2>"$logs/clang-format.log" ||
+    fail "generated C++ is not clang-formatted: $(head -n 3 "$logs/clang-format.log")"
 fi
+# The paths the generated files name, checked as if they were committed.
+{ git init -q && git add -A; } >"$logs/git.log" 2>&1 || { echo "FAIL: git add in the copy"; exit 1; }
+python3 .ci/check_paths.py >"$logs/check_paths.log" 2>&1 ||
+  fail "generated files name missing paths: $(grep -v '^check_paths' "$logs/check_paths.log" | head -n 3)"
 
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-cmake -S . -B build "${generator[@]}" -DGPU_BACKEND=CPU >configure.log 2>&1 ||
-  { tail -n 20 configure.log; echo "FAIL: configure"; exit 1; }
-grep -q "GoogleTest found" configure.log || { echo "FAIL: the host tests need GoogleTest"; exit 1; }
+cmake -S . -B build "${generator[@]}" -DGPU_BACKEND=CPU >"$logs/configure.log" 2>&1 ||
+  { tail -n 20 "$logs/configure.log"; echo "FAIL: configure"; exit 1; }
+grep -q "GoogleTest found" "$logs/configure.log" || { echo "FAIL: the host tests need GoogleTest"; exit 1; }
 cmake --build build -j "$jobs" --target basics_harness_test basics_gen basics_compare "$contest" \
-  "${contest}_reference_test" >build.log 2>&1 ||
-  { tail -n 30 build.log; echo "FAIL: the new problems do not build"; exit 1; }
+  "${contest}_reference_test" >"$logs/build.log" 2>&1 ||
+  { tail -n 30 "$logs/build.log"; echo "FAIL: the new problems do not build"; exit 1; }
 
 # The new problems' tests; those expected to fail, each with its stub's message.
 declare -A stub_of=(
@@ -72,21 +80,21 @@ declare -A stub_of=(
   [${contest}_accepts_hand_checked]="not implemented: $contest/reference.cpp"
 )
 ctest --test-dir build -R "^(basics_harness_test|basics_gen_$leetgpu|${contest}_.*)\$" \
-  >ctest.log 2>&1
-ran=$(grep -c ' Test  *#[0-9]*: ' ctest.log)
-failed=$(sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) (.*$/\1/p' ctest.log | sort)
+  >"$logs/ctest.log" 2>&1
+ran=$(grep -c ' Test  *#[0-9]*: ' "$logs/ctest.log")
+failed=$(sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) (.*$/\1/p' "$logs/ctest.log" | sort)
 expected=$(printf '%s\n' "${!stub_of[@]}" | sort)
 [ "$failed" = "$expected" ] ||
   fail "expected exactly these tests to fail: $(echo $expected); failed: $(echo $failed)"
 for test in "${!stub_of[@]}"; do
-  ctest --test-dir build -R "^$test\$" --output-on-failure >"one_$test.log" 2>&1
-  grep -qF "${stub_of[$test]}" "one_$test.log" ||
-    fail "$test does not fail with '${stub_of[$test]}': $(tail -n 5 "one_$test.log")"
+  ctest --test-dir build -R "^$test\$" --output-on-failure >"$logs/one_$test.log" 2>&1
+  grep -qF "${stub_of[$test]}" "$logs/one_$test.log" ||
+    fail "$test does not fail with '${stub_of[$test]}': $(tail -n 5 "$logs/one_$test.log")"
 done
 
 # Every failure inside the harness test is the new problem's stub: no other problem broke.
-build/bin/basics_harness_test --gtest_output=json:harness.json >/dev/null 2>&1
-python3 - "$leetgpu" harness.json <<'EOF' || fail "basics_harness_test failed for another reason"
+build/bin/basics_harness_test --gtest_output=json:"$logs/harness.json" >/dev/null 2>&1
+python3 - "$leetgpu" "$logs/harness.json" <<'EOF' || fail "basics_harness_test failed for another reason"
 import json, sys
 name, path = sys.argv[1], sys.argv[2]
 stub = f"not implemented: basics/{name}/reference.cpp"
