@@ -10,8 +10,8 @@
 #   - the generated C++ is clang-formatted already (where clang-format is installed), and every
 #     repository path its comments and Markdown name exists (.ci/check_paths.py, as if committed);
 #   - a signature the harness cannot bind is refused with one line and exit 2, writing nothing.
-# The copy is deleted at the end. About 75 s of CPU time (-j2: about a minute on 2 idle cores),
-# most of it compiling the LeetGPU harness (every problem's reference.cpp).
+# The copy is deleted at the end. About 75 s of CPU time, most of it compiling the LeetGPU harness
+# (every problem's reference.cpp).
 #   bash .ci/check_scaffold.sh       (JOBS=N to set the build's parallelism; KEEP=1 keeps the copy)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -45,8 +45,8 @@ if [ "$rc" -ne 2 ] || [ "$(wc -l <"$logs/refused.err")" -ne 1 ] || [ -s "$logs/r
   fail "a double* signature: expected exit 2 and one line, got exit $rc: $(cat "$logs/refused.err")"
 fi
 
-python3 tools/new_problem.py leetgpu "$leetgpu" --signature "const float* input, float* output, int N" \
-  --atol 1e-5 --rtol 1e-5 --challenge "challenges/easy/0_$leetgpu" >/dev/null &&
+python3 tools/new_problem.py leetgpu "$leetgpu" \
+  --signature "const float* input, float* output, int N" --atol 1e-5 --rtol 1e-5 --challenge "challenges/easy/0_$leetgpu" >/dev/null &&
   python3 tools/new_problem.py contest "$contest" >/dev/null ||
   { echo "FAIL: tools/new_problem.py failed"; exit 1; }
 grep -q "^$leetgpu " basics/problems.txt || fail "$leetgpu is not listed in basics/problems.txt"
@@ -59,15 +59,18 @@ if command -v clang-format >/dev/null; then
     fail "generated C++ is not clang-formatted: $(head -n 3 "$logs/clang-format.log")"
 fi
 # The paths the generated files name, checked as if they were committed.
-{ git init -q && git add -A; } >"$logs/git.log" 2>&1 || { echo "FAIL: git add in the copy"; exit 1; }
+{ git init -q && git add -A; } >"$logs/git.log" 2>&1 ||
+  { echo "FAIL: git add in the copy"; exit 1; }
 python3 .ci/check_paths.py >"$logs/check_paths.log" 2>&1 ||
-  fail "generated files name missing paths: $(grep -v '^check_paths' "$logs/check_paths.log" | head -n 3)"
+  fail "generated files name missing paths:" \
+    "$(grep -v '^check_paths' "$logs/check_paths.log" | head -n 3)"
 
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S . -B build "${generator[@]}" -DGPU_BACKEND=CPU >"$logs/configure.log" 2>&1 ||
   { tail -n 20 "$logs/configure.log"; echo "FAIL: configure"; exit 1; }
-grep -q "GoogleTest found" "$logs/configure.log" || { echo "FAIL: the host tests need GoogleTest"; exit 1; }
+grep -q "GoogleTest found" "$logs/configure.log" ||
+  { echo "FAIL: the host tests need GoogleTest"; exit 1; }
 cmake --build build -j "$jobs" --target basics_harness_test basics_gen basics_compare "$contest" \
   "${contest}_reference_test" >"$logs/build.log" 2>&1 ||
   { tail -n 30 "$logs/build.log"; echo "FAIL: the new problems do not build"; exit 1; }
@@ -94,18 +97,20 @@ done
 
 # Every failure inside the harness test is the new problem's stub: no other problem broke.
 build/bin/basics_harness_test --gtest_output=json:"$logs/harness.json" >/dev/null 2>&1
-python3 - "$leetgpu" "$logs/harness.json" <<'EOF' || fail "basics_harness_test failed for another reason"
+if ! python3 - "$leetgpu" "$logs/harness.json" <<'EOF'; then
 import json, sys
 name, path = sys.argv[1], sys.argv[2]
 stub = f"not implemented: basics/{name}/reference.cpp"
 failures = [(case["name"], f["failure"]) for suite in json.load(open(path))["testsuites"]
             for case in suite["testsuite"] for f in case.get("failures", [])]
-others = [(test, text.splitlines()[0]) for test, text in failures if stub not in text]
+others = [(test, (text.splitlines() or [""])[0]) for test, text in failures if stub not in text]
 for test, first_line in others:
     print(f"  {test}: {first_line}")
 print(f"basics_harness_test: {len(failures)} failures, {len(others)} not the stub's")
 sys.exit(0 if failures and not others else 1)
 EOF
+  fail "basics_harness_test failed for another reason"
+fi
 
 if [ "$failures" -eq 0 ]; then
   echo "check_scaffold: PASS: $ran tests of the new problems ran, the ${#stub_of[@]} that reach" \

@@ -121,7 +121,8 @@ def check_name(name, kind):
     if name in RESERVED:
         raise ScaffoldError(f"{kind} name '{name}': a folder of the kit has that name")
     if kind == "contest" and name[0].isdigit():
-        raise ScaffoldError(f"contest name '{name}': the program's name must not begin with a digit")
+        raise ScaffoldError(f"contest name '{name}': a program's name must not begin with a "
+                            "digit")
 
 
 def listed_names(list_path):
@@ -378,7 +379,8 @@ def scaffold_leetgpu(root, args):
   host tests: cmake --build build/cpu --target basics_harness_test basics_gen && \\
               ctest --test-dir build/cpu -R 'basics_(harness_test|gen_{name}$)'
   GPU test:   ctest --test-dir build/<preset> -R 'basics_{name}_'
-  export:     cmake --build build/<preset> --target export_submission (submission/leetgpu/{name}.cu)""")
+  export:     cmake --build build/<preset> --target export_submission
+              (submission/leetgpu/{name}.cu)""")
 
 
 # ---- Contest ------------------------------------------------------------------------------------
@@ -467,7 +469,8 @@ FILL IN: `bench_@NAME@` and the self-test on a GPU.
 """
 
 CONTEST_MAIN = """\
-// @NAME@: `./@NAME@ <input_file>` reads N, then N values, and prints N values on one line (FILL IN what they are).
+// @NAME@: `./@NAME@ <input_file>` reads N, then N values, and prints N values on one line (FILL
+// IN what they are).
 #include "io/text_format.h"
 #include "program/values_program.h"
 #include "reference.h"
@@ -726,10 +729,12 @@ def main():
     leetgpu = kinds.add_parser("leetgpu", help="a LeetGPU problem under basics/")
     leetgpu.add_argument("name")
     leetgpu.add_argument("--signature", required=True,
-                         help='solve\'s parameters, e.g. "const float* input, float* output, int N"')
+                         help="solve's parameters, e.g. "
+                              '"const float* input, float* output, int N"')
     leetgpu.add_argument("--atol", type=float, default=1e-5)
     leetgpu.add_argument("--rtol", type=float, default=1e-5)
-    leetgpu.add_argument("--challenge", help="the challenge's folder, challenges/<tier>/<id>_<name>")
+    leetgpu.add_argument("--challenge",
+                         help="the challenge's folder, challenges/<tier>/<id>_<name>")
     contest = kinds.add_parser("contest", help="a contest problem (a program) at the top level")
     contest.add_argument("name")
     contest.add_argument("--values", choices=sorted(VALUE_KINDS), default="float",
