@@ -46,7 +46,8 @@ if [ "$rc" -ne 2 ] || [ "$(wc -l <"$logs/refused.err")" -ne 1 ] || [ -s "$logs/r
 fi
 
 python3 tools/new_problem.py leetgpu "$leetgpu" \
-  --signature "const float* input, float* output, int N" --atol 1e-5 --rtol 1e-5 --challenge "challenges/easy/0_$leetgpu" >/dev/null &&
+  --signature "const float* input, float* output, int N" --atol 1e-5 --rtol 1e-5 \
+  --challenge "challenges/easy/0_$leetgpu" >/dev/null &&
   python3 tools/new_problem.py contest "$contest" >/dev/null ||
   { echo "FAIL: tools/new_problem.py failed"; exit 1; }
 grep -q "^$leetgpu " basics/problems.txt || fail "$leetgpu is not listed in basics/problems.txt"
