@@ -9,7 +9,10 @@
 #      (<problem>/tests/hip_resource_usage.sh, basics/tests/hip_resource_usage.sh);
 #   4. checks that every repository path named in Markdown and in code comments exists
 #      (.ci/check_paths.sh);
-#   5. runs the SLURM end-to-end test of self_test_and_submit.sbatch and builds the exported
+#   5. creates a LeetGPU and a contest problem with tools/new_problem.py in a scratch copy, builds
+#      them for the CPU backend and checks that their tests fail only for their stubs
+#      (.ci/check_scaffold.sh);
+#   6. runs the SLURM end-to-end test of self_test_and_submit.sbatch and builds the exported
 #      submission folders with their own Makefiles.
 # It ends with one line per stage: PASS or FAIL, its time, and what it counted (CTest's passed,
 # failed and skipped tests; "compiled and linked" when a GPU stage skipped every test for want of
@@ -127,13 +130,19 @@ persona_build() {
     ctest --test-dir build/ci-persona -L "gpu|judge" --output-on-failure
 }
 
+# The contest problems, from contest_problems.txt (the only list of them).
+contest_problems() { awk '!/^#/ && NF { print $1 }' contest_problems.txt; }
+
 hip_backend() {
   cmake -S . -B build/ci-hip -G Ninja -DGPU_BACKEND=HIP -DGPU_ARCH=gfx908 &&
     cmake --build build/ci-hip && { build/ci-hip/bin/gpu_info || true; } &&
-    ctest --test-dir build/ci-hip -L "gpu|judge" --output-on-failure &&
-    # No kernel may spill registers on MI100 (each script prints its table).
-    bash prefix_sum/tests/hip_resource_usage.sh && bash softmax/tests/hip_resource_usage.sh &&
-    bash apsp/tests/hip_resource_usage.sh && bash basics/tests/hip_resource_usage.sh
+    ctest --test-dir build/ci-hip -L "gpu|judge" --output-on-failure || return 1
+  # No kernel may spill registers on MI100 (each script prints its table).
+  local p
+  for p in $(contest_problems) basics; do
+    [ -f "$p/tests/hip_resource_usage.sh" ] || continue # a problem without a kernel yet
+    bash "$p/tests/hip_resource_usage.sh" || return 1
+  done
 }
 
 stage "Debian packages" install_packages
@@ -142,6 +151,7 @@ stage "CUDA backend (sm_90, sm_100): build, gpu tests" cuda_backend
 stage "CUDA as the MI100 persona (sm_90, KIT_PERSONA=gfx908): build, gpu tests" persona_build
 stage "HIP backend (gfx908): build, gpu tests" hip_backend
 script_stage .ci/check_paths.sh
+script_stage .ci/check_scaffold.sh
 script_stage .ci/slurm_e2e.sh
 script_stage .ci/check_exports.sh
 
