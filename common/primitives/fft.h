@@ -6,7 +6,8 @@
 //   NVIDIA, 4096 on gfx908): ONE pass. A block loads one sequence, or several short or strided
 //   ones side by side, into shared memory, runs every stage there (mixed-radix Stockham
 //   autosort, radix 8 with one radix-2 or radix-4 stage first, each thread's butterflies in
-//   registers) and writes the result in natural order.
+//   registers; one spare shared-memory slot per 8 points against bank conflicts) and writes the
+//   result in natural order.
 // - Powers of two above C, up to C^2 (capped at 2^24): TWO passes (the four-step split
 //   L = L1 * L2): the length-L1 transforms down the columns of x seen as an L1 x L2 matrix, each
 //   result multiplied by exp(-2 pi i n2 k1 / L) as it is stored (the twiddle fused into the
@@ -122,6 +123,16 @@ __device__ __forceinline__ void dft(float2 (&v)[8]) {
 
 template <int R> constexpr int kLog2Radix = R == 2 ? 1 : R == 4 ? 2 : 3;
 
+// Shared-memory slot of a block's point q: one spare slot after every 8 points. A stage's
+// writes land 4 to 32 points apart (j R + r at the first stage, (j / span) span R + j mod span
+// later), which without the spare slots put a half-warp's 8-byte accesses into 2 to 8 of the 16
+// bank pairs; with them the strides of 4, 8 and 32 points that the radix-4 and radix-8 stages
+// make spread over all 16.
+__device__ __forceinline__ int slot(int q) { return q + (q >> 3); }
+
+// Shared-memory points a block of `points` (pitch included) needs.
+constexpr int slots_for(int points) { return points + (points >> 3) + 1; }
+
 // One radix-R Stockham stage over the 2^log2_rows sequences of 2^log2_length points at
 // s + c * pitch, in place. 2^log2_span is the length of the sub-transforms the earlier stages
 // made; butterfly j of a sequence takes points j + r L / R, multiplies point r by
@@ -145,10 +156,10 @@ __device__ __forceinline__ void stockham_stage(float2 *s, int log2_length, int l
     const int g = static_cast<int>(threadIdx.x) + q * static_cast<int>(blockDim.x);
     if (g < butterflies) {
       const int c = g >> log2_per_row, j = g & ((1 << log2_per_row) - 1), k = j & (span - 1);
-      const float2 *from = s + c * pitch + j;
+      const int from = c * pitch + j;
 #pragma unroll
       for (int r = 0; r < R; ++r)
-        v[q][r] = from[r << log2_per_row];
+        v[q][r] = s[slot(from + (r << log2_per_row))];
       if (k != 0) {
 #pragma unroll
         for (int r = 1; r < R; ++r)
@@ -163,10 +174,10 @@ __device__ __forceinline__ void stockham_stage(float2 *s, int log2_length, int l
     const int g = static_cast<int>(threadIdx.x) + q * static_cast<int>(blockDim.x);
     if (g < butterflies) {
       const int c = g >> log2_per_row, j = g & ((1 << log2_per_row) - 1), k = j & (span - 1);
-      float2 *to = s + c * pitch + (((j >> log2_span) << (log2_span + kLog2R)) + k);
+      const int to = c * pitch + (((j >> log2_span) << (log2_span + kLog2R)) + k);
 #pragma unroll
       for (int r = 0; r < R; ++r)
-        to[r << log2_span] = v[q][r];
+        s[slot(to + (r << log2_span))] = v[q][r];
     }
   }
   __syncthreads();
@@ -217,8 +228,8 @@ __device__ __forceinline__ void point_of(int i, bool along, int log2_length, int
   }
 }
 
-template <int kPointsPerThread, int kMaxThreads>
-__global__ void __launch_bounds__(kMaxThreads) fft_pass(PassArgs a) {
+template <int kPointsPerThread, int kMaxThreads, int kMinBlocks>
+__global__ void __launch_bounds__(kMaxThreads, kMinBlocks) fft_pass(PassArgs a) {
   extern __shared__ float2 fft_points[];
   const int rows_per_block = 1 << a.log2_rows;
   const int row0 = static_cast<int>(blockIdx.x) * rows_per_block;
@@ -245,7 +256,7 @@ __global__ void __launch_bounds__(kMaxThreads) fft_pass(PassArgs a) {
     int c, n;
     point_of(i, a.in_along, a.log2_length, a.log2_rows, c, n);
     if (i < points)
-      fft_points[c * a.pitch + n] = v[q];
+      fft_points[slot(c * a.pitch + n)] = v[q];
   }
   __syncthreads();
   block_fft<kPointsPerThread>(fft_points, a.log2_length, a.log2_rows, a.pitch);
@@ -257,7 +268,7 @@ __global__ void __launch_bounds__(kMaxThreads) fft_pass(PassArgs a) {
     int c, k;
     point_of(i, a.out_along, a.log2_length, a.log2_rows, c, k);
     if (i < points && c < rows) {
-      float2 x = fft_points[c * a.pitch + k];
+      float2 x = fft_points[slot(c * a.pitch + k)];
       if (a.log2_twiddle >= 0) {
         // (b k) mod 2^t, exact as a float (below 2^24), so the angle is exact.
         const unsigned m = (static_cast<unsigned>(row0 + c) * static_cast<unsigned>(k)) &
@@ -369,12 +380,12 @@ inline gpu::DeviceScratch &staging_scratch() {
 template <class Tuning> void launch_pass(PassArgs a, int outer, cudaStream_t stream) {
   constexpr int kPoints = Tuning::kPointsPerThread, kMaxThreads = Tuning::kMaxThreads;
   constexpr int kCapacity = kPoints * kMaxThreads;
-  const auto kernel = fft_pass<kPoints, kMaxThreads>;
+  const auto kernel = fft_pass<kPoints, kMaxThreads, Tuning::kMinBlocks>;
   // Padded pitch: one extra point per sequence of 64 or more, so that a block's columns start in
-  // different banks; at most kCapacity / 64 extra points.
+  // different banks; at most kCapacity / 64 extra points, then the spare slots of slot().
   static const bool reserved = [&] {
     gpu::reserve_shared_bytes("kit::fft pass", kernel,
-                              (kCapacity + kCapacity / 64) * sizeof(float2));
+                              slots_for(kCapacity + kCapacity / 64) * sizeof(float2));
     return true;
   }();
   (void)reserved;
@@ -382,7 +393,7 @@ template <class Tuning> void launch_pass(PassArgs a, int outer, cudaStream_t str
   while (log2_rows > 0 && (1 << (log2_rows - 1)) >= a.batch)
     --log2_rows;
   const int fewest = (a.in_along && a.out_along) ? 0 : 2;
-  const long long wanted_blocks = 2LL * gpu::device_multiprocessors();
+  static const long long wanted_blocks = 2LL * gpu::device_multiprocessors(); // read once
   while (log2_rows > fewest &&
          static_cast<long long>((a.batch + (1 << log2_rows) - 1) >> log2_rows) * outer <
              wanted_blocks)
@@ -392,7 +403,8 @@ template <class Tuning> void launch_pass(PassArgs a, int outer, cudaStream_t str
   a.pitch = length + (length >= 64 ? 1 : 0);
   const int points = (1 << log2_rows) * length;
   const int threads = std::min(kMaxThreads, std::max(64, points / kPoints));
-  const std::size_t shared = static_cast<std::size_t>(a.pitch) * (1u << log2_rows) * sizeof(float2);
+  const std::size_t shared =
+      static_cast<std::size_t>(slots_for(a.pitch * (1 << log2_rows))) * sizeof(float2);
   const dim3 grid(static_cast<unsigned>((a.batch + (1 << log2_rows) - 1) >> log2_rows),
                   static_cast<unsigned>(outer));
   kernel<<<grid, threads, shared, stream>>>(a);
@@ -443,7 +455,7 @@ void forward_pow2(const float2 *in, Layout in_layout, float2 *out, Layout out_la
 }
 
 inline unsigned elementwise_blocks(long long total) {
-  const long long most = 8LL * gpu::device_multiprocessors();
+  static const long long most = 8LL * gpu::device_multiprocessors(); // read once
   return static_cast<unsigned>(
       std::max(1LL, std::min(most, (total + kElementwiseThreads - 1) / kElementwiseThreads)));
 }
