@@ -19,10 +19,11 @@
 //   of the conjugate) and four element-wise passes.
 //
 // Twiddles are computed, never tabulated: exp(-2 pi i m / d) as sincospif(-2 m / d) with m and d
-// exact integers (d a power of two, so -2 m / d is exact in float); the chirp's angle as
-// (n^2 mod 2L) / L in double, then sincospi in double. Each twiddle therefore carries about one
-// ulp of error whatever the length, so the error does not grow with log L beyond the butterflies'
-// own roundings.
+// exact integers (d a power of two, so -2 m / d is exact in float); a radix-8 butterfly takes its
+// powers 1, 2 and 4 so and the others as their products (three sincospif instead of seven); the
+// chirp's angle as (n^2 mod 2L) / L in double, then sincospi in double. Each twiddle therefore
+// carries a few ulps of error at most whatever the length, so the error does not grow with log L
+// beyond the butterflies' own roundings.
 //
 // Accesses: a block reads and writes whole 32-byte sectors or more. Sequences that lie along
 // memory (element stride 1) are read along them; sequences that lie across it (batch stride 1:
@@ -161,9 +162,23 @@ __device__ __forceinline__ void stockham_stage(float2 *s, int log2_length, int l
       for (int r = 0; r < R; ++r)
         v[q][r] = s[slot(from + (r << log2_per_row))];
       if (k != 0) {
+        // w[r] = exp(-2 pi i r k / (span R)): the powers 1, 2 and 4 from sincospif of exact
+        // fractions, the others their products (at most two roundings from the exact value).
+        float2 w[R];
+        w[1] = unit_at(static_cast<float>(k) * scale);
+        if constexpr (R >= 4) {
+          w[2] = unit_at(static_cast<float>(2 * k) * scale);
+          w[3] = cmul(w[2], w[1]);
+        }
+        if constexpr (R == 8) {
+          w[4] = unit_at(static_cast<float>(4 * k) * scale);
+          w[5] = cmul(w[4], w[1]);
+          w[6] = cmul(w[4], w[2]);
+          w[7] = cmul(w[4], w[3]);
+        }
 #pragma unroll
         for (int r = 1; r < R; ++r)
-          v[q][r] = cmul(v[q][r], unit_at(static_cast<float>(r * k) * scale));
+          v[q][r] = cmul(v[q][r], w[r]);
       }
       dft(v[q]);
     }

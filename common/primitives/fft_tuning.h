@@ -17,8 +17,8 @@ template <> struct FftTuning<gpu::GpuArch::sm90> {
   static constexpr int kMaxThreads = 512;
   static constexpr int kPointsPerThread = 16;
   // Blocks of kMaxThreads per multiprocessor asked of the compiler (__launch_bounds__): two caps
-  // the pass at 64 registers (82 uncapped on sm_90, one 512-thread block per multiprocessor), no
-  // spills.
+  // the pass at 64 registers (56 on sm_90, 64 on sm_100; 86 uncapped on sm_90, which leaves room
+  // for one 512-thread block per multiprocessor), no spills.
   static constexpr int kMinBlocks = 2;
 };
 
