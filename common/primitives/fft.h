@@ -25,11 +25,11 @@
 // carries a few ulps of error at most whatever the length, so the error does not grow with log L
 // beyond the butterflies' own roundings.
 //
-// Accesses: a block reads and writes whole 32-byte sectors or more. Sequences that lie along
-// memory (element stride 1) are read along them; sequences that lie across it (batch stride 1:
-// columns) are read four or more at a time, so that each row of the block's columns is at least
-// 32 contiguous bytes. A block holds all its points before it writes any, so a transform may be
-// done in place (in == out with equal layouts).
+// Accesses: sequences that lie along memory (element stride 1) are read and written along them;
+// sequences that lie across it (batch stride 1: columns) four or more at a time where the batch
+// has four, so that each row of a block's columns is at least 32 contiguous bytes (a sector). A
+// block holds all its points before it writes any, so a transform may be done in place (in == out
+// with equal layouts).
 //
 // Scratch: the four-step split keeps batch * L points between its passes, Bluestein keeps
 // batch * M + M, and forward_interleaved stages arrays that are not 8-byte aligned, each in a
