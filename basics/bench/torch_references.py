@@ -255,6 +255,22 @@ def adder_transformer():
     return run, 5
 
 
+def fast_fourier_transform():
+    # The forward FFT of N = 262,144 complex samples, interleaved (re, im) floats seen as
+    # complex64 (torch.fft.fft: cuFFT); the judge's reference also splits and re-interleaves.
+    x = torch.randn(262144 * 2, device="cuda")
+    c = torch.view_as_complex(x.view(-1, 2))
+    return (lambda: torch.fft.fft(c)), 50
+
+
+def fft_2d():
+    # The 2-D forward FFT of a 2048 x 2048 complex array, interleaved floats seen as complex64
+    # (torch.fft.fft2: cuFFT).
+    x = torch.randn(2048 * 2048 * 2, device="cuda")
+    c = torch.view_as_complex(x.view(2048, 2048, 2))
+    return (lambda: torch.fft.fft2(c)), 50
+
+
 PROBLEMS = {
     "matrix_multiplication": matrix_multiplication,
     "convolution_1d": convolution_1d,
@@ -269,6 +285,8 @@ PROBLEMS = {
     "ordinary_least_squares": ordinary_least_squares,
     "logistic_regression": logistic_regression,
     "adder_transformer": adder_transformer,
+    "fast_fourier_transform": fast_fourier_transform,
+    "2d_fft": fft_2d,
 }
 
 
