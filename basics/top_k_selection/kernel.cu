@@ -4,19 +4,24 @@
 // only the k selected.
 //
 // The word of the k-th largest float (the threshold) is found digit by digit from the top: 12
-// bits, 12 bits, 8 bits. After each digit is chosen, every element whose word is above the
-// threshold's digits so far is certainly among the k and is appended to `selected`; the elements
-// equal to them so far are the next round's candidates. Launches, all of them stream-ordered:
-//  1. count_top_digits reads the input once: a 4096-bin histogram of the top 12 bits (shared
-//     memory, then global atomics for the non-zero bins). The last block to arrive chooses the
-//     digit holding the k-th largest (choose_digit) and resets the round counters.
-//  2. split<1> reads the input again: elements above that digit go to `selected`, elements on it
-//     to the first candidate buffer, whose next 12 bits it histograms; its last block chooses the
-//     second digit.
-//  3. split<2> does the same over the first candidate buffer (the third, 8-bit digit).
-//  4. split<3> over the second candidate buffer appends the elements above the now complete
-//     threshold word; the threshold value itself fills the last `remaining` places (ties with the
-//     k-th largest: equal values, any of them will do).
+// bits, 12 bits, 8 bits. After each digit is chosen, every candidate whose word is above the
+// threshold's digits so far is certainly among the k and is appended to `selected`; the ones equal
+// to them so far are the next round's candidates. Launches, all of them stream-ordered:
+//  0. guess_first_digit (one block) histograms the top 12 bits of 4096 evenly spaced elements and
+//     guesses a first digit low enough that the elements at or above it almost surely include the
+//     k largest.
+//  1. split<0> reads the input once: a 4096-bin histogram of the top 12 bits (shared memory, then
+//     global atomics for the non-zero bins), and the elements at or above the guessed digit
+//     copied to a candidate buffer. The last block to arrive chooses the digit holding the k-th
+//     largest (choose_digit) and whether the guess was low enough (then that buffer holds every
+//     element the next rounds need; otherwise round 1 reads the input again).
+//  2. split<1> over those elements: the ones above the first digit go to `selected`, the ones on
+//     it to the next candidate buffer, whose next 12 bits it histograms; its last block chooses
+//     the second digit.
+//  3. split<2> does the same over those candidates (the third, 8-bit digit).
+//  4. split<3> appends the remaining candidates above the now complete threshold word; the
+//     threshold value itself fills the last `remaining` places (ties with the k-th largest:
+//     equal values, any of them will do).
 //  5. The k selected floats are sorted descending by the radix sort (FloatKeysDescending); up to
 //     4096 of them by one block.
 // Appends are staged in shared memory (candidates from the front, selected from the back) and
@@ -32,7 +37,6 @@
 #include "gpu/launch.h"
 #include "gpu/vendor.h"
 #include "primitives/grid_reduce.h"
-#include "primitives/grid_stride.h"
 #include "primitives/radix_sort.h"
 
 #include <algorithm>
@@ -58,14 +62,17 @@ __host__ __device__ constexpr int digit_bits(int round) { return round == 2 ? 8 
 static_assert(kThreads % 64 == 0, "block sizes are multiples of 64 (AMD wave64)");
 static_assert(kBins % kThreads == 0, "choose_digit gives every thread the same number of bins");
 
-// The selection's state in device memory. `prefix` holds the threshold's digits chosen so far,
-// `remaining` how many of the k are still to be found among the current candidates; `appended`
-// counts each candidate buffer's elements (round r + 1 appends to buffer r, round r + 2 reads
-// them), `selected` the certain ones.
+// The selection's state in device memory. `guess` is the sampled guess at the first digit,
+// `from_guess` whether round 0's buffer holds every element at or above the chosen first digit;
+// `prefix` holds the threshold's digits chosen so far, `remaining` how many of the k are still to
+// be found among the current candidates; appended[r] counts the elements round r appended to its
+// candidate buffer, `selected` the certain ones.
 struct State {
+  unsigned guess;
+  unsigned from_guess;
   unsigned prefix;
   unsigned remaining;
-  unsigned appended[2];
+  unsigned appended[3];
   unsigned selected;
   unsigned arrivals;
 };
@@ -74,115 +81,166 @@ __device__ __forceinline__ unsigned ordered(float x) {
   return FloatKeys::order(__float_as_uint(x));
 }
 
-// Run by the last block of a round over a histogram of `bins` digits: the digit d holding the
-// `remaining`-th largest element (fewer than `remaining` elements above d, at least `remaining`
-// at or above it). Thread t reads the t-th highest run of bins (and clears them); a block scan of
-// the runs' sums gives how many elements lie above each run; the one thread whose run holds the
-// place records the digit and the number still to be found on it.
+// Called by every thread of a block with the counts of its run of a histogram (thread t: the t-th
+// highest run, bins top, top - 1, ...): true in the one thread whose run holds the `target`-th
+// largest element, which gets its digit and the number of elements above that digit. A block
+// scan of the runs' sums gives how many elements lie above each run. No thread returns true when
+// the histogram holds fewer than `target` elements.
+template <int kRun>
+__device__ bool locate(const unsigned (&counts)[kRun], int top, unsigned target, unsigned &digit,
+                       unsigned &above_digit, kit::BlockScratch<unsigned, kThreads> &scratch) {
+  unsigned run_total = 0;
+#pragma unroll
+  for (int i = 0; i < kRun; ++i)
+    run_total += counts[i];
+  unsigned all;
+  unsigned above = kit::block_exclusive_scan<kThreads>(run_total, kit::Plus(), 0u, all, scratch);
+  bool found = false;
+#pragma unroll
+  for (int i = 0; i < kRun; ++i) {
+    if (above < target && above + counts[i] >= target) {
+      digit = static_cast<unsigned>(top - i);
+      above_digit = above;
+      found = true;
+    }
+    above += counts[i];
+  }
+  return found;
+}
+
+// Run by the last block of a round over the device histogram of `kRoundBins` digits (which it
+// reads and clears): the digit d holding the `remaining`-th largest candidate (fewer than
+// `remaining` above d, at least `remaining` at or above it), appended to the threshold's digits,
+// and the number still to be found on it.
 template <int kRoundBins>
 __device__ void choose_digit(unsigned *histogram, State *state, unsigned remaining, bool first,
                              kit::BlockScratch<unsigned, kThreads> &scratch) {
   constexpr int kRun = kRoundBins / kThreads;
   const int top = kRoundBins - 1 - static_cast<int>(threadIdx.x) * kRun; // highest bin of the run
   unsigned counts[kRun];
-  unsigned run_total = 0;
 #pragma unroll
   for (int i = 0; i < kRun; ++i) {
     counts[i] = kit::gpu_load_relaxed(&histogram[top - i]);
     kit::gpu_store_relaxed(&histogram[top - i], 0u);
-    run_total += counts[i];
   }
-  unsigned all;
-  unsigned above = kit::block_exclusive_scan<kThreads>(run_total, kit::Plus(), 0u, all, scratch);
-#pragma unroll
-  for (int i = 0; i < kRun; ++i) {
-    if (above < remaining && above + counts[i] >= remaining) {
-      const unsigned digit = static_cast<unsigned>(top - i);
-      state->prefix = first ? digit : (state->prefix << (kRoundBins == kBins ? 12 : 8)) | digit;
-      state->remaining = remaining - above;
-    }
-    above += counts[i];
+  unsigned digit, above;
+  if (locate(counts, top, remaining, digit, above, scratch)) {
+    state->prefix = first ? digit : (state->prefix << (kRoundBins == kBins ? 12 : 8)) | digit;
+    state->remaining = remaining - above;
   }
 }
 
-// 1. The top 12 bits of every element counted; the last block chooses the first digit.
+// 0. One block guesses the first digit from kSamples evenly spaced elements: the digit holding
+// the sample's `target`-th largest, with target twice the k-th largest's expected rank in the
+// sample plus 8, so that the elements at or above the guess almost surely include the k largest
+// yet are few. kNoGuess (no digit is that high) when the target exceeds the sample. A wrong guess
+// costs time, never correctness: round 0 checks it against the whole input's histogram.
+constexpr int kSamples = 4096;
+constexpr unsigned kNoGuess = kBins;
+static_assert(kSamples % kThreads == 0, "every thread draws the same number of samples");
+
 __global__ void __launch_bounds__(kThreads)
-    count_top_digits(const float *__restrict__ input, unsigned n, unsigned k, bool vectorized,
-                     unsigned *__restrict__ histogram, State *__restrict__ state) {
+    guess_first_digit(const float *__restrict__ input, unsigned n, unsigned k,
+                      State *__restrict__ state) {
+  constexpr int kPerThread = kSamples / kThreads;
+  constexpr int kRun = kBins / kThreads;
   __shared__ unsigned counts[kBins];
+  __shared__ unsigned guess;
   __shared__ kit::BlockScratch<unsigned, kThreads> scratch;
   for (int i = threadIdx.x; i < kBins; i += kThreads)
     counts[i] = 0;
-  __syncthreads();
-  const auto count = [&](float x) { atomicAdd(&counts[ordered(x) >> digit_shift(0)], 1u); };
-  kit::grid_stride::for_each<kThreads, kVectorsPerThread>(
-      input, n, vectorized,
-      [&](const float4 &v) {
-        count(v.x);
-        count(v.y);
-        count(v.z);
-        count(v.w);
-      },
-      count);
-  __syncthreads();
-  for (int i = threadIdx.x; i < kBins; i += kThreads)
-    if (counts[i] != 0)
-      atomicAdd(&histogram[i], counts[i]);
-  if (!kit::block_arrives_last(&state->arrivals))
-    return;
-  if (threadIdx.x == 0) { // the counters of the rounds to come
-    state->appended[0] = 0;
-    state->appended[1] = 0;
-    state->selected = 0;
+  if (threadIdx.x == 0)
+    guess = kNoGuess;
+  const unsigned samples = min(n, static_cast<unsigned>(kSamples));
+  float x[kPerThread]; // every load issued before any is counted
+#pragma unroll
+  for (int u = 0; u < kPerThread; ++u) {
+    const unsigned s = u * kThreads + threadIdx.x;
+    x[u] = s < samples ? input[static_cast<std::size_t>(s) * n / samples] : 0.0f;
   }
-  choose_digit<kBins>(histogram, state, k, true, scratch);
+  __syncthreads();
+#pragma unroll
+  for (int u = 0; u < kPerThread; ++u)
+    if (u * kThreads + threadIdx.x < samples)
+      atomicAdd(&counts[ordered(x[u]) >> digit_shift(0)], 1u);
+  __syncthreads();
+  const unsigned long long expected_rank =
+      (static_cast<unsigned long long>(k) * samples + n - 1) / n;
+  const unsigned long long target = 2 * expected_rank + 8;
+  const int top = kBins - 1 - static_cast<int>(threadIdx.x) * kRun;
+  unsigned run[kRun];
+#pragma unroll
+  for (int i = 0; i < kRun; ++i)
+    run[i] = counts[top - i];
+  unsigned digit, above;
+  if (target <= samples && locate(run, top, static_cast<unsigned>(target), digit, above, scratch))
+    guess = digit;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    state->guess = guess;
+    state->appended[0] = 0;
+  }
 }
 
-// 2.-4. Round r (1..3) over its candidates (round 1: the input): the elements whose words are
-// above the threshold's first r digits go to `selected`, those equal to them to the candidate
-// buffer `next` (rounds 1 and 2), whose next digit is counted; the last block chooses that digit
-// (rounds 1 and 2) or writes the ties (round 3).
+// 1.-4. Round r (0..3). Round 0 reads the input: a histogram of every element's first digit, and
+// the elements at or above the guessed digit copied to its candidate buffer; its last block
+// chooses the first digit and whether that buffer holds every element at or above it. Rounds
+// 1..3 read their candidates (round 1: round 0's buffer, or the input when the guess failed): the
+// elements whose words are above the threshold's first r digits go to `selected`, those equal to
+// them to the candidate buffer `next` (rounds 1 and 2), whose next digit is counted; the last
+// block chooses that digit (rounds 1 and 2) or writes the ties (round 3).
 template <int kRound>
 __global__ void __launch_bounds__(kThreads)
-    split(const unsigned *__restrict__ words, unsigned n, unsigned k, bool vectorized,
+    split(const unsigned *__restrict__ input, bool input_vectorized,
+          const unsigned *__restrict__ candidates, unsigned n, unsigned k,
           unsigned *__restrict__ histogram, State *__restrict__ state, unsigned *__restrict__ next,
           float *__restrict__ selected) {
-  constexpr bool kFromInput = kRound == 1; // float words of the input, else ordered words
-  constexpr bool kCounts = kRound < 3;     // a next digit to count and choose
-  constexpr int kShift = digit_shift(kRound - 1);
-  constexpr int kNextBins = kCounts ? 1 << digit_bits(kRound) : 1;
-  constexpr int kNextShift = kCounts ? digit_shift(kRound) : 0;
-  __shared__ unsigned counts[kNextBins];
+  constexpr bool kRawWords = kRound <= 1; // float words (input, round 0's copies), else ordered
+  constexpr bool kCounts = kRound < 3;    // a digit to count and choose
+  constexpr int kShift = kRound > 0 ? digit_shift(kRound - 1) : 0;
+  constexpr int kBinsCounted = kCounts ? 1 << digit_bits(kRound) : 1;
+  constexpr int kCountShift = kCounts ? digit_shift(kRound) : 0;
+  __shared__ unsigned counts[kBinsCounted];
   __shared__ unsigned stage[kStage];
   __shared__ unsigned staged_candidates, staged_selected, candidate_base, selected_base;
   __shared__ kit::BlockScratch<unsigned, kThreads> scratch;
-  for (int i = threadIdx.x; i < kNextBins; i += kThreads)
+  for (int i = threadIdx.x; i < kBinsCounted; i += kThreads)
     counts[i] = 0;
   if (threadIdx.x == 0) {
     staged_candidates = 0;
     staged_selected = 0;
   }
+  const unsigned guess = state->guess;
   const unsigned prefix = state->prefix;
-  const unsigned count = kFromInput ? n : state->appended[kRound >= 2 ? kRound - 2 : 0];
+  const bool from_input = kRound == 0 || (kRound == 1 && state->from_guess == 0);
+  const unsigned *words = from_input ? input : candidates;
+  const unsigned count = from_input ? n : state->appended[kRound > 0 ? kRound - 1 : 0];
+  const bool vectorized = from_input ? input_vectorized : true;
   __syncthreads();
 
   const auto visit = [&](unsigned word) {
-    const unsigned key = kFromInput ? FloatKeys::order(word) : word;
-    const unsigned high = key >> kShift;
-    if (high > prefix) {
-      stage[kStage - 1 - atomicAdd(&staged_selected, 1u)] = key;
-    } else if (kCounts && high == prefix) {
-      stage[atomicAdd(&staged_candidates, 1u)] = key;
-      atomicAdd(&counts[key >> kNextShift & (kNextBins - 1)], 1u);
+    const unsigned key = kRawWords ? FloatKeys::order(word) : word;
+    if constexpr (kRound == 0) {
+      const unsigned digit = key >> kCountShift;
+      atomicAdd(&counts[digit], 1u);
+      if (digit >= guess)
+        stage[atomicAdd(&staged_candidates, 1u)] = word;
+    } else {
+      const unsigned high = key >> kShift;
+      if (high > prefix) {
+        stage[kStage - 1 - atomicAdd(&staged_selected, 1u)] = key;
+      } else if (kCounts && high == prefix) {
+        stage[atomicAdd(&staged_candidates, 1u)] = key;
+        atomicAdd(&counts[key >> kCountShift & (kBinsCounted - 1)], 1u);
+      }
     }
   };
   // Moves the staged appends to device memory (every thread of the block calls it).
   const auto flush = [&]() {
     if (threadIdx.x == 0) {
-      candidate_base =
-          staged_candidates == 0
-              ? 0
-              : atomicAdd(&state->appended[kCounts ? kRound - 1 : 0], staged_candidates);
+      candidate_base = staged_candidates == 0
+                           ? 0
+                           : atomicAdd(&state->appended[kCounts ? kRound : 0], staged_candidates);
       selected_base = staged_selected == 0 ? 0 : atomicAdd(&state->selected, staged_selected);
     }
     __syncthreads();
@@ -236,21 +294,33 @@ __global__ void __launch_bounds__(kThreads)
   flush();
 
   if constexpr (kCounts) {
-    for (int i = threadIdx.x; i < kNextBins; i += kThreads)
+    for (int i = threadIdx.x; i < kBinsCounted; i += kThreads)
       if (counts[i] != 0)
         atomicAdd(&histogram[i], counts[i]);
   }
   if (!kit::block_arrives_last(&state->arrivals))
     return;
-  const unsigned remaining = state->remaining;
-  __syncthreads(); // every thread has read the state before choose_digit rewrites it
-  if constexpr (kCounts) {
-    choose_digit<kNextBins>(histogram, state, remaining, false, scratch);
+  if constexpr (kRound == 0) {
+    if (threadIdx.x == 0) { // the counters of the rounds to come
+      state->appended[1] = 0;
+      state->appended[2] = 0;
+      state->selected = 0;
+    }
+    choose_digit<kBins>(histogram, state, k, true, scratch);
+    __syncthreads(); // the chosen digit is in state->prefix
+    if (threadIdx.x == 0)
+      state->from_guess = state->prefix >= guess ? 1u : 0u;
   } else {
-    // The threshold itself, `remaining` times, after the k - remaining elements above it.
-    const float tie = __uint_as_float(FloatKeys::restore(prefix));
-    for (unsigned i = threadIdx.x; i < remaining; i += kThreads)
-      selected[k - remaining + i] = tie;
+    const unsigned remaining = state->remaining;
+    __syncthreads(); // every thread has read the state before choose_digit rewrites it
+    if constexpr (kCounts) {
+      choose_digit<kBinsCounted>(histogram, state, remaining, false, scratch);
+    } else {
+      // The threshold itself, `remaining` times, after the k - remaining elements above it.
+      const float tie = __uint_as_float(FloatKeys::restore(prefix));
+      for (unsigned i = threadIdx.x; i < remaining; i += kThreads)
+        selected[k - remaining + i] = tie;
+    }
   }
 }
 
@@ -293,24 +363,28 @@ extern "C" void solve(const float *input, float *output, int N, int k) {
   const unsigned kk = static_cast<unsigned>(std::min(k, N));
   const Scratch s = scratch_for(n, kk);
 
-  static const int resident = std::min(kit::gpu::resident_blocks(count_top_digits, kThreads),
+  static const int resident = std::min(kit::gpu::resident_blocks(split<0>, kThreads),
                                        kit::gpu::resident_blocks(split<1>, kThreads));
   const unsigned blocks =
       std::max(1u, std::min((n + kChunk - 1) / kChunk, static_cast<unsigned>(resident)));
   const bool vectorized = reinterpret_cast<std::uintptr_t>(input) % 16 == 0;
   const unsigned *words = reinterpret_cast<const unsigned *>(input);
 
-  count_top_digits<<<blocks, kThreads>>>(input, n, kk, vectorized, s.histogram, s.state);
-  GPU_CHECK_LAUNCH("count_top_digits");
-  split<1><<<blocks, kThreads>>>(words, n, kk, vectorized, s.histogram, s.state, s.candidates[0],
-                                 s.selected);
-  GPU_CHECK_LAUNCH("split<1>");
-  // The candidates' number is on the device: the same grid, each block striding over them.
-  split<2><<<blocks, kThreads>>>(s.candidates[0], n, kk, true, s.histogram, s.state,
+  guess_first_digit<<<1, kThreads>>>(input, n, kk, s.state);
+  GPU_CHECK_LAUNCH("guess_first_digit");
+  // Round r appends to candidates[r % 2]; the candidates' number is on the device, so every
+  // round has the same grid, each block striding over what there is.
+  split<0><<<blocks, kThreads>>>(words, vectorized, nullptr, n, kk, s.histogram, s.state,
+                                 s.candidates[0], s.selected);
+  GPU_CHECK_LAUNCH("split<0>");
+  split<1><<<blocks, kThreads>>>(words, vectorized, s.candidates[0], n, kk, s.histogram, s.state,
                                  s.candidates[1], s.selected);
+  GPU_CHECK_LAUNCH("split<1>");
+  split<2><<<blocks, kThreads>>>(words, vectorized, s.candidates[1], n, kk, s.histogram, s.state,
+                                 s.candidates[0], s.selected);
   GPU_CHECK_LAUNCH("split<2>");
-  split<3><<<blocks, kThreads>>>(s.candidates[1], n, kk, true, s.histogram, s.state, nullptr,
-                                 s.selected);
+  split<3><<<blocks, kThreads>>>(words, vectorized, s.candidates[0], n, kk, s.histogram, s.state,
+                                 nullptr, s.selected);
   GPU_CHECK_LAUNCH("split<3>");
 
   static kit::radix_sort::Workspace workspace;
