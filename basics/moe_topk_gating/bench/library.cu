@@ -5,10 +5,9 @@
 // column numbers and the row offsets are written by a small kernel on each call; the buffers are
 // kept from one call to the next. No judge reference is added: torch's weights are a float
 // softmax like the kit's, compared under the judge's tolerance by the test already.
-#include "device/library.h"
-
 #include <cub/device/device_segmented_radix_sort.cuh>
 
+#include "device/library.h"
 #include "gpu/check.h"
 #include "gpu/device_scratch.h"
 #include "gpu/vendor.h"

@@ -2,10 +2,9 @@
 // (cub::DeviceRadixSort::SortKeys, onesweep, the sort under torch.sort), in place through a
 // DoubleBuffer whose alternate buffer is kept from one call to the next. The judge's reference
 // (torch.sort) is exact, as is any correct sort, so there is no judge reference to add.
-#include "device/library.h"
-
 #include <cub/device/device_radix_sort.cuh>
 
+#include "device/library.h"
 #include "gpu/check.h"
 #include "gpu/device_scratch.h"
 #include "gpu/vendor.h"

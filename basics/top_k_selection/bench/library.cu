@@ -3,10 +3,9 @@
 // (cub::DeviceRadixSort::SortKeysDescending, onesweep) into a buffer kept from one call to the
 // next and copies the first k. The judge's reference (torch.topk's values) is exact, as is any
 // correct selection, so there is no judge reference to add.
-#include "device/library.h"
-
 #include <cub/device/device_radix_sort.cuh>
 
+#include "device/library.h"
 #include "gpu/check.h"
 #include "gpu/device_scratch.h"
 #include "gpu/vendor.h"
