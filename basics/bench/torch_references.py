@@ -271,6 +271,31 @@ def fft_2d():
     return (lambda: torch.fft.fft2(c)), 50
 
 
+def sorting():
+    # The judge's reference: 1,000,000 floats uniform in [-1000, 1000), sorted ascending
+    # (data.sort()[0]: torch.sort computes the indices too).
+    data = torch.empty(1000000, device="cuda").uniform_(-1000.0, 1000.0)
+    return (lambda: data.sort()[0]), 50
+
+
+def top_k_selection():
+    # The k = 100 largest of 50,000,000 floats uniform in [-1e6, 1e6), largest first.
+    x = torch.empty(50000000, device="cuda").uniform_(-1e6, 1e6)
+    return (lambda: torch.topk(x, 100, largest=True).values), 20
+
+
+def moe_topk_gating():
+    # 1024 rows of 64 standard normal logits: the top 2 per row, the softmax of those two, the
+    # indices as int32.
+    logits = torch.randn(1024, 64, device="cuda")
+
+    def run():
+        vals, indices = torch.topk(logits, 2, dim=-1)
+        return torch.softmax(vals, dim=-1), indices.to(torch.int32)
+
+    return run, 50
+
+
 PROBLEMS = {
     "matrix_multiplication": matrix_multiplication,
     "convolution_1d": convolution_1d,
@@ -287,6 +312,9 @@ PROBLEMS = {
     "adder_transformer": adder_transformer,
     "fast_fourier_transform": fast_fourier_transform,
     "2d_fft": fft_2d,
+    "sorting": sorting,
+    "top_k_selection": top_k_selection,
+    "moe_topk_gating": moe_topk_gating,
 }
 
 
