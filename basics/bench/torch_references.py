@@ -298,6 +298,16 @@ def nearest_neighbor():
     return run, 10
 
 
+def sparse_matrix_dense_matrix_multiplication():
+    # The judge's reference call: the dense 4096 x 2048 A (35% of it non-zero, U(-1, 1)) times a
+    # 2048 x 512 B, torch.matmul in float32 without TF32.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    kept = torch.rand(4096, 2048, device="cuda") > 0.65
+    a = (torch.rand(4096, 2048, device="cuda") * 2 - 1) * kept
+    b = torch.rand(2048, 512, device="cuda") * 2 - 1
+    return (lambda: torch.matmul(a, b)), 20
+
+
 PROBLEMS = {
     "matrix_multiplication": matrix_multiplication,
     "convolution_1d": convolution_1d,
@@ -316,6 +326,7 @@ PROBLEMS = {
     "2d_fft": fft_2d,
     "sparse_matrix_vector_multiplication": sparse_matrix_vector_multiplication,
     "nearest_neighbor": nearest_neighbor,
+    "sparse_matrix_dense_matrix_multiplication": sparse_matrix_dense_matrix_multiplication,
 }
 
 
