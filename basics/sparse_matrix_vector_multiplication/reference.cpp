@@ -47,12 +47,13 @@ const Problem &sparse_matrix_vector_multiplication_problem() {
     };
     // The performance case's values: A's non-zeros U(-10, 10), x U(-5, 5).
     p.fill = fill_with(p, {sparse_uniform(-10, 10), uniform(-5, 5)});
-    // Rows of 1..5 columns (shorter than one 16-byte vector, and N % 4 = 1, 2, 3), around the
-    // 256-thread block's 1024 columns of vectors per step (1023..1025, 4095..4097), the challenge's
-    // largest N; one to thousands of rows; an empty and a full matrix.
+    // Rows of 1..5 columns (shorter than one 16-byte vector, and N % 4 = 1, 2, 3), around one
+    // vector per thread of the 256-thread block (1023..1025) and around its step of 1,024 vectors
+    // (4095..4097), the challenge's largest N; one to thousands of rows; an empty and a full
+    // matrix.
     for (double M : {1.0, 2.0, 3.0, 31.0, 64.0, 1000.0})
-      for (double N :
-           {1.0, 2.0, 3.0, 4.0, 5.0, 31.0, 33.0, 1023.0, 1024.0, 1025.0, 4097.0, 10000.0})
+      for (double N : {1.0, 2.0, 3.0, 4.0, 5.0, 31.0, 33.0, 1023.0, 1024.0, 1025.0, 4095.0, 4096.0,
+                       4097.0, 10000.0})
         add_tests(p, {at_judge_density(M, N)});
     add_tests(p, {at_judge_density(10000, 10000),
                   at_judge_density(10000, 1),
