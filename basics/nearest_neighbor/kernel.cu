@@ -41,6 +41,14 @@ constexpr int kQueriesPerThread = 2;
 constexpr int kQueriesPerBlock = kThreads * kQueriesPerThread;
 constexpr unsigned long long kNoKey = ~0ull;
 constexpr unsigned kInfinityBits = 0x7f800000u;
+// Resident blocks asked of the compiler. NVIDIA: eight per multiprocessor (at most 32 registers,
+// no spills; sm_90 would take 40 and hold six), 64 warps to hide the shared-memory reads. HIP
+// reads the second __launch_bounds__ argument differently (waves per execution unit): none asked.
+#if KIT_CUDA
+constexpr int kMinBlocksPerSm = 8;
+#else
+constexpr int kMinBlocksPerSm = 1;
+#endif
 
 // The judge's squared distance, operation for operation: (dx^2 + dz^2) + dy^2 of p - q.
 __device__ __forceinline__ float judge_distance(const float4 &p, const float4 &q) {
@@ -85,7 +93,7 @@ scan_tile(const float4 *tile, int count, int first, const float4 (&query)[kQueri
   }
 }
 
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     nearest_in_chunks(const float *__restrict__ points, unsigned long long *__restrict__ keys,
                       int N, int chunk) {
   __shared__ float4 tile[kThreads];
