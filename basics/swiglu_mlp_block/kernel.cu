@@ -58,7 +58,7 @@ extern "C" void solve(const float *x, const float *W_gate, const float *W_up, co
   projections.rows = M;
   projections.cols = d_ffn;
   projections.depth = d_model;
-  kit::gemm::launch_auto<kRowMajor, true>(
+  kit::gemm::launch_auto<kRowMajor, kit::gemm::Panels::Paired>(
       projections, swiglu_mlp_block::SwiGluStore{hidden, static_cast<std::size_t>(d_ffn)},
       multiprocessors, nullptr);
 

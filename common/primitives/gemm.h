@@ -22,10 +22,14 @@
 // - consecutive blocks walk down groups of 8 tile rows before moving one tile column right, so
 //   the blocks resident at the same time share panels of A and B in L2.
 //
-// Paired panels (swiglu_mlp_block's gate and up projections): B is two matrices of the same
-// shape and layout, and each block's B tile holds, in every warp's column span, the same output
-// columns from the first panel (first half of the span) and then from the second. Each thread
-// thus holds both products of the same output elements, and the epilogue combines the two.
+// B may be two matrices (panels) of the same layout, leading dimension and batch stride:
+// - paired panels (swiglu_mlp_block's gate and up projections): each block's B tile holds, in
+//   every warp's column span, the same output columns from the first panel (first half of the
+//   span) and then from the second. Each thread thus holds both products of the same output
+//   elements, and the epilogue combines the two;
+// - stacked panels (lora_linear's x W^T beside x A^T): output columns below `stack_split` come
+//   from the first panel, the rest from the second (column c - stack_split), so two products
+//   that share A run as one grid; the epilogue decides where each column goes.
 //
 // Any sizes >= 1 work: loads outside the matrices read as zero and stores outside the output are
 // skipped. 16-byte global loads and stores are used only when every leading dimension, batch
@@ -68,6 +72,12 @@ struct TileShape {
 };
 
 // How B lies in memory (A is always rows x depth, row-major, element (r, k) at a[r * lda + k]).
+enum class Panels {
+  One,     // B is ops.b
+  Paired,  // two panels, both products of each output element (see above)
+  Stacked, // two panels side by side in the output's columns (see above)
+};
+
 enum class BLayout {
   DepthByCols, // B is depth x cols: element (k, c) at b[k * ldb + c] (C = A B)
   ColsByDepth, // B is cols x depth: element (k, c) at b[c * ldb + k] (C = A W^T)
@@ -83,9 +93,10 @@ template <class Shape, BLayout kLayout> struct Staging {
 };
 
 // The operands of one call. Batch z reads a + z * a_batch_stride and b + z * b_batch_stride
-// (strides of 0 share an operand across the batch). With paired panels, b_second is the second
-// panel (same layout, leading dimension and batch stride as b) and cols is the count of output
-// columns, so 2 * cols columns of B are read.
+// (strides of 0 share an operand across the batch). With two panels, b_second is the second
+// (same layout, leading dimension and batch stride as b). cols is the count of output columns:
+// paired panels read cols columns of each; stacked ones read stack_split columns of the first and
+// cols - stack_split of the second.
 struct Operands {
   const float *a = nullptr;
   std::size_t lda = 0;
@@ -94,6 +105,7 @@ struct Operands {
   std::size_t ldb = 0;
   std::size_t b_batch_stride = 0;
   const float *b_second = nullptr;
+  int stack_split = 0;
   int rows = 0;
   int cols = 0;
   int depth = 0;
@@ -139,6 +151,30 @@ struct ScaleAdd {
   bool vector_ok() const { return aligned_16(c) && ldc % 4 == 0 && batch_stride % 4 == 0; }
 };
 
+// Stacked panels' outputs: columns below `split` to c (leading dimension ldc), the rest to
+// c_second (column c - split, leading dimension ld_second). Batch strides as Store's.
+struct StackedStore {
+  float *c;
+  std::size_t ldc;
+  std::size_t batch_stride;
+  float *c_second;
+  std::size_t ld_second;
+  std::size_t second_batch_stride;
+  int split;
+  __device__ float *at(int batch, int row, int col) const {
+    return col < split ? c + static_cast<std::size_t>(batch) * batch_stride +
+                             static_cast<std::size_t>(row) * ldc + col
+                       : c_second + static_cast<std::size_t>(batch) * second_batch_stride +
+                             static_cast<std::size_t>(row) * ld_second + (col - split);
+  }
+  __device__ float operator()(float product, const float *) const { return product; }
+  // A 16-byte piece starts at a multiple of 4 and never straddles the split.
+  bool vector_ok() const {
+    return aligned_16(c) && aligned_16(c_second) && ldc % 4 == 0 && ld_second % 4 == 0 &&
+           batch_stride % 4 == 0 && second_batch_stride % 4 == 0 && split % 4 == 0;
+  }
+};
+
 // Consecutive blocks walk down a group of kGroupRows tile rows before moving one tile column
 // right, so the blocks resident at the same time share panels of A and B in L2.
 __device__ __forceinline__ void block_tile(int tile_rows, int tile_cols, int &tile_row,
@@ -164,10 +200,11 @@ __device__ __forceinline__ void block_tile(int tile_rows, int tile_cols, int &ti
 #endif
 
 // Output columns per block: with paired panels, half the B tile's columns.
-template <class Shape, bool kPaired>
-constexpr int kOutputColsPerBlock = kPaired ? Shape::kBlockCols / 2 : Shape::kBlockCols;
+template <class Shape, Panels kPanels>
+constexpr int kOutputColsPerBlock =
+    kPanels == Panels::Paired ? Shape::kBlockCols / 2 : Shape::kBlockCols;
 
-template <class Shape, BLayout kLayout, bool kPaired, bool kVectorGlobal, class Epilogue>
+template <class Shape, BLayout kLayout, Panels kPanels, bool kVectorGlobal, class Epilogue>
 __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
     gemm_kernel(Operands ops, Epilogue epilogue) {
   using Stage = Staging<Shape, kLayout>;
@@ -180,13 +217,14 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
   static_assert((Shape::kBlockRows / kWarpRows) * kWarpsAlongCols * KIT_WARP_SIZE ==
                     Shape::kThreads,
                 "warps must cover the block tile exactly");
+  constexpr bool kPaired = kPanels == Panels::Paired;
   static_assert(!kPaired || Shape::kSubCols % 2 == 0, "paired panels split a thread's pieces");
   constexpr int kDepthVectors = Shape::kTileDepth / 4; // 4-float vectors per depth run of a slice
   constexpr int kColVectors = Shape::kBlockCols / 4;   // 4-float vectors per row of a B slice
   // Paired panels: each warp's column span holds kHalfSpan output columns of the first panel, then
   // the same columns of the second.
   constexpr int kHalfSpan = kWarpCols / 2;
-  constexpr int kOutCols = kOutputColsPerBlock<Shape, kPaired>;
+  constexpr int kOutCols = kOutputColsPerBlock<Shape, kPanels>;
 
   extern __shared__ float4 shared_vectors[]; // float4 for 16-byte alignment
   float *const shared = reinterpret_cast<float *>(shared_vectors);
@@ -196,7 +234,9 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
   const float *const a = ops.a + static_cast<std::size_t>(batch) * ops.a_batch_stride;
   const float *const b = ops.b + static_cast<std::size_t>(batch) * ops.b_batch_stride;
   const float *const b_second =
-      kPaired ? ops.b_second + static_cast<std::size_t>(batch) * ops.b_batch_stride : nullptr;
+      kPanels != Panels::One ? ops.b_second + static_cast<std::size_t>(batch) * ops.b_batch_stride
+                             : nullptr;
+  const int stack_split = ops.stack_split;
   const std::size_t lda = ops.lda, ldb = ops.ldb;
 
   const int tid = static_cast<int>(threadIdx.x);
@@ -206,15 +246,23 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
   const int block_row0 = tile_row * Shape::kBlockRows;
   const int block_col0 = tile_col * kOutCols;
 
-  // Column `local` of the block's B tile: which panel it comes from and its output column.
-  auto b_column = [&](int local, const float *&panel, int &col) {
-    if (kPaired) {
+  // Column `local` of the block's B tile: which panel it comes from, its output column (the
+  // bound every load checks) and its column in that panel.
+  auto b_column = [&](int local, const float *&panel, int &col, int &panel_col) {
+    if (kPanels == Panels::Paired) {
       const int within = local % kWarpCols;
       panel = within < kHalfSpan ? b : b_second;
       col = block_col0 + (local / kWarpCols) * kHalfSpan + within % kHalfSpan;
+      panel_col = col;
+    } else if (kPanels == Panels::Stacked) {
+      col = block_col0 + local;
+      const bool first = col < stack_split;
+      panel = first ? b : b_second;
+      panel_col = first ? col : col - stack_split;
     } else {
       panel = b;
       col = block_col0 + local;
+      panel_col = col;
     }
   };
 
@@ -250,25 +298,35 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
     for (int v = 0; v < Shape::kBVectorsPerThread; ++v) {
       const int slot = tid + v * Shape::kThreads;
       const float *panel;
-      int col;
+      int col, panel_col;
       if (kLayout == BLayout::ColsByDepth) {
-        b_column(slot / kDepthVectors, panel, col);
+        b_column(slot / kDepthVectors, panel, col, panel_col);
         const int k = depth0 + (slot % kDepthVectors) * 4;
-        b_next[v] = load_depth_run(panel + static_cast<std::size_t>(col) * ldb, col < cols, k);
+        b_next[v] =
+            load_depth_run(panel + static_cast<std::size_t>(panel_col) * ldb, col < cols, k);
       } else {
         const int k = depth0 + slot / kColVectors;
-        b_column((slot % kColVectors) * 4, panel, col);
-        const float *src = panel + static_cast<std::size_t>(k) * ldb + col;
+        b_column((slot % kColVectors) * 4, panel, col, panel_col);
+        const float *src = panel + static_cast<std::size_t>(k) * ldb + panel_col;
         if (kVectorGlobal) {
-          // cols % 4 == 0 and a vector never straddles the panels' halves.
+          // cols % 4 == 0 (and stack_split % 4 == 0), so a vector never straddles the end of the
+          // matrix or a change of panel.
           b_next[v] = (k < depth && col < cols) ? *reinterpret_cast<const float4 *>(src)
                                                 : make_float4(0.f, 0.f, 0.f, 0.f);
         } else {
-          const bool k_ok = k < depth;
-          b_next[v].x = (k_ok && col + 0 < cols) ? src[0] : 0.f;
-          b_next[v].y = (k_ok && col + 1 < cols) ? src[1] : 0.f;
-          b_next[v].z = (k_ok && col + 2 < cols) ? src[2] : 0.f;
-          b_next[v].w = (k_ok && col + 3 < cols) ? src[3] : 0.f;
+          // Element by element; with stacked panels each column finds its own panel.
+          float element[4];
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const float *element_panel = panel;
+            int element_col = col + e, element_panel_col = panel_col + e;
+            if (kPanels == Panels::Stacked)
+              b_column((slot % kColVectors) * 4 + e, element_panel, element_col, element_panel_col);
+            element[e] = (k < depth && element_col < cols)
+                             ? element_panel[static_cast<std::size_t>(k) * ldb + element_panel_col]
+                             : 0.f;
+          }
+          b_next[v] = make_float4(element[0], element[1], element[2], element[3]);
         }
       }
     }
@@ -413,17 +471,18 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
 }
 
 // Whether the 16-byte path may serve these operands (the epilogue's own check aside).
-template <BLayout kLayout> bool operands_vector_ok(const Operands &ops, bool paired) {
+template <BLayout kLayout, Panels kPanels> bool operands_vector_ok(const Operands &ops) {
   const bool depth_runs = ops.depth % 4 == 0; // A's rows (and B's in ColsByDepth) run along it
   return depth_runs && ops.cols % 4 == 0 && ops.lda % 4 == 0 && ops.ldb % 4 == 0 &&
          ops.a_batch_stride % 4 == 0 && ops.b_batch_stride % 4 == 0 && aligned_16(ops.a) &&
-         aligned_16(ops.b) && (!paired || aligned_16(ops.b_second));
+         aligned_16(ops.b) && (kPanels == Panels::One || aligned_16(ops.b_second)) &&
+         (kPanels != Panels::Stacked || ops.stack_split % 4 == 0);
 }
 
-template <class Shape, BLayout kLayout, bool kPaired, bool kVectorGlobal, class Epilogue>
+template <class Shape, BLayout kLayout, Panels kPanels, bool kVectorGlobal, class Epilogue>
 void launch_with(const Operands &ops, const Epilogue &epilogue, cudaStream_t stream) {
   using Stage = Staging<Shape, kLayout>;
-  auto *const kernel = gemm_kernel<Shape, kLayout, kPaired, kVectorGlobal, Epilogue>;
+  auto *const kernel = gemm_kernel<Shape, kLayout, kPanels, kVectorGlobal, Epilogue>;
   // Above the default per-block limit on NVIDIA for the large shape (an opt-in); within the 64 KB
   // LDS on AMD.
   static const bool shared_reserved = [kernel] {
@@ -431,7 +490,7 @@ void launch_with(const Operands &ops, const Epilogue &epilogue, cudaStream_t str
     return true;
   }();
   (void)shared_reserved;
-  constexpr int kOutCols = kOutputColsPerBlock<Shape, kPaired>;
+  constexpr int kOutCols = kOutputColsPerBlock<Shape, kPanels>;
   const long long tiles =
       static_cast<long long>((ops.rows + Shape::kBlockRows - 1) / Shape::kBlockRows) *
       ((ops.cols + kOutCols - 1) / kOutCols);
@@ -451,14 +510,14 @@ void launch_with(const Operands &ops, const Epilogue &epilogue, cudaStream_t str
 // ops.batches, output (row, col) = epilogue(sum over k of A(z)[row, k] * B(z)[k, col]) in
 // ascending k, one FMA chain per element. The 16-byte path is taken when operands and epilogue
 // allow it. More than 65535 batches (the grid's z extent) take one launch per 65535.
-template <class Shape, BLayout kLayout, bool kPaired = false, class Epilogue>
+template <class Shape, BLayout kLayout, Panels kPanels = Panels::One, class Epilogue>
 void launch(const Operands &ops, const Epilogue &epilogue, cudaStream_t stream) {
   if (ops.rows <= 0 || ops.cols <= 0 || ops.batches <= 0)
     return;
-  if (operands_vector_ok<kLayout>(ops, kPaired) && epilogue.vector_ok())
-    launch_with<Shape, kLayout, kPaired, true>(ops, epilogue, stream);
+  if (operands_vector_ok<kLayout, kPanels>(ops) && epilogue.vector_ok())
+    launch_with<Shape, kLayout, kPanels, true>(ops, epilogue, stream);
   else
-    launch_with<Shape, kLayout, kPaired, false>(ops, epilogue, stream);
+    launch_with<Shape, kLayout, kPanels, false>(ops, epilogue, stream);
 }
 
 } // namespace kit::gemm

@@ -46,26 +46,27 @@ inline TileClass pick_tile(long long rows, long long cols, long long batches, in
 
 // launch() with the tile pick_tile() chooses for these operands on a device of
 // `multiprocessors`.
-template <BLayout kLayout, bool kPaired = false, class Epilogue>
+template <BLayout kLayout, Panels kPanels = Panels::One, class Epilogue>
 void launch_auto(const Operands &ops, const Epilogue &epilogue, int multiprocessors,
                  cudaStream_t stream) {
+  constexpr bool kPaired = kPanels == Panels::Paired;
   const long long b_cols = kPaired ? 2LL * ops.cols : ops.cols;
   switch (pick_tile(ops.rows, b_cols, ops.batches, multiprocessors)) {
   case TileClass::Large:
-    launch<LargeTile, kLayout, kPaired>(ops, epilogue, stream);
+    launch<LargeTile, kLayout, kPanels>(ops, epilogue, stream);
     break;
   case TileClass::Medium:
-    launch<MediumTile, kLayout, kPaired>(ops, epilogue, stream);
+    launch<MediumTile, kLayout, kPanels>(ops, epilogue, stream);
     break;
   case TileClass::Small:
-    launch<SmallTile, kLayout, kPaired>(ops, epilogue, stream);
+    launch<SmallTile, kLayout, kPanels>(ops, epilogue, stream);
     break;
   case TileClass::Tiny:
     // Paired panels need an even count of pieces per thread row: the small tile instead.
     if constexpr (kPaired)
-      launch<SmallTile, kLayout, kPaired>(ops, epilogue, stream);
+      launch<SmallTile, kLayout, kPanels>(ops, epilogue, stream);
     else
-      launch<TinyTile, kLayout, kPaired>(ops, epilogue, stream);
+      launch<TinyTile, kLayout, kPanels>(ops, epilogue, stream);
     break;
   }
 }

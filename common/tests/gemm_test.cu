@@ -2,9 +2,9 @@
 // the FMA chain acc = fma(a[k], b[k], acc) over ascending k from 0, so the comparison is bit for
 // bit on random floats (any other order or a lost term shows). Every tile shape of
 // gemm_tuning.h, both B layouts, batches with strides (and A shared across the batch), paired
-// panels, the store and scale-and-add epilogues; sizes 1, 31, 32, 33, 63, 64, 65 and tile +- 1
-// in each dimension; leading dimensions wider than the matrices; odd leading dimensions and
-// pointers one float off 16 bytes, which take the scalar loads. Outputs are poisoned first, and
+// and stacked panels, the store and scale-and-add epilogues; sizes 1, 31, 32, 33, 63, 64, 65 and
+// tile +- 1 in each dimension; leading dimensions wider than the matrices; odd leading dimensions
+// and pointers one float off 16 bytes, which take the scalar loads. Outputs are poisoned first, and
 // the elements between rows (ldc > cols) must keep their poison.
 #include "gpu/check.h"
 #include "gpu/vendor.h"
@@ -22,6 +22,7 @@
 namespace {
 
 using kit::gemm::BLayout;
+using kit::gemm::Panels;
 
 // The paired panels' combination for the test: first * second + first, rounded step by step.
 struct PairedProduct {
@@ -40,15 +41,16 @@ struct PairedProduct {
   }
 };
 
-enum class Kind { Store, ScaleAdd, Paired };
+enum class Kind { Store, ScaleAdd, Paired, Stacked };
 
 struct Geometry {
   int rows, cols, depth, batches;
   BLayout layout;
   Kind kind;
-  int pad;      // extra floats per row of every operand (leading dimension = width + pad)
-  int misalign; // floats added to every pointer (1: not 16-byte aligned)
-  bool share_a; // A's batch stride 0
+  int pad;       // extra floats per row of every operand (leading dimension = width + pad)
+  int misalign;  // floats added to every pointer (1: not 16-byte aligned)
+  bool share_a;  // A's batch stride 0
+  int split = 0; // stacked panels: the first panel's column count
 };
 
 std::string describe(const Geometry &g, const char *shape) {
@@ -57,9 +59,12 @@ std::string describe(const Geometry &g, const char *shape) {
                 shape, g.layout == BLayout::DepthByCols ? "A*B" : "A*B^T",
                 g.kind == Kind::Store      ? "store"
                 : g.kind == Kind::ScaleAdd ? "scale-add"
-                                           : "paired",
+                : g.kind == Kind::Paired   ? "paired"
+                                           : "stacked",
                 g.rows, g.cols, g.depth, g.batches, g.pad, g.misalign,
                 g.share_a ? " shared-A" : "");
+  if (g.kind == Kind::Stacked)
+    std::snprintf(text + std::strlen(text), sizeof text - std::strlen(text), " split=%d", g.split);
   return text;
 }
 
@@ -70,6 +75,7 @@ float random_float(std::mt19937 &rng) {
 template <class Shape>
 void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, const char *name) {
   const bool paired = g.kind == Kind::Paired;
+  const bool two_panels = paired || g.kind == Kind::Stacked;
   const std::size_t lda = g.depth + g.pad;
   const std::size_t a_stride = g.share_a ? 0 : static_cast<std::size_t>(g.rows) * lda;
   const int b_outer = g.layout == BLayout::DepthByCols ? g.depth : g.cols;
@@ -82,7 +88,7 @@ void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, 
       g.share_a ? static_cast<std::size_t>(g.rows) * lda : a_stride * g.batches;
   const std::size_t b_count = b_stride * g.batches, c_count = c_stride * g.batches;
 
-  std::vector<float> a(a_count), b(b_count), b2(paired ? b_count : 0), c0(c_count);
+  std::vector<float> a(a_count), b(b_count), b2(two_panels ? b_count : 0), c0(c_count);
   for (float &x : a)
     x = random_float(rng);
   for (float &x : b)
@@ -93,6 +99,8 @@ void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, 
     x = random_float(rng);
   const float scale = 0.375f;
 
+  // Stacked panels share B's leading dimension: each is allocated full width and only its own
+  // columns (the first split, or the first cols - split) are read.
   auto b_at = [&](const std::vector<float> &panel, int z, int k, int col) {
     const std::size_t base = z * b_stride;
     return g.layout == BLayout::DepthByCols ? panel[base + k * ldb + col]
@@ -105,13 +113,17 @@ void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, 
         float first = 0.f, second = 0.f;
         for (int k = 0; k < g.depth; ++k) {
           const float x = a[z * a_stride + r * lda + k];
-          first = std::fma(x, b_at(b, z, k, col), first);
+          if (g.kind == Kind::Stacked)
+            first = std::fma(x, col < g.split ? b_at(b, z, k, col) : b_at(b2, z, k, col - g.split),
+                             first);
+          else
+            first = std::fma(x, b_at(b, z, k, col), first);
           if (paired)
             second = std::fma(x, b_at(b2, z, k, col), second);
         }
         float &out = want[z * c_stride + r * ldc + col];
         // Each step rounded on its own (volatile: no contraction into a fused multiply-add).
-        if (g.kind == Kind::Store) {
+        if (g.kind == Kind::Store || g.kind == Kind::Stacked) {
           out = first;
         } else if (g.kind == Kind::ScaleAdd) {
           const volatile float scaled = scale * first;
@@ -124,7 +136,7 @@ void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, 
 
   const std::size_t off = g.misalign;
   kit::test::DeviceBuffer<float> d_a(a_count + off), d_b(b_count + off),
-      d_b2(paired ? b_count + off : 1), d_c(c_count + off);
+      d_b2(two_panels ? b_count + off : 1), d_c(c_count + off);
   std::vector<float> shifted;
   auto upload = [&](kit::test::DeviceBuffer<float> &d, const std::vector<float> &h) {
     shifted.assign(off, 0.f);
@@ -133,7 +145,7 @@ void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, 
   };
   upload(d_a, a);
   upload(d_b, b);
-  if (paired)
+  if (two_panels)
     upload(d_b2, b2);
   if (g.kind == Kind::ScaleAdd)
     upload(d_c, c0);
@@ -147,7 +159,8 @@ void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, 
   ops.b = d_b.get() + off;
   ops.ldb = ldb;
   ops.b_batch_stride = b_stride;
-  ops.b_second = paired ? d_b2.get() + off : nullptr;
+  ops.b_second = two_panels ? d_b2.get() + off : nullptr;
+  ops.stack_split = g.split;
   ops.rows = g.rows;
   ops.cols = g.cols;
   ops.depth = g.depth;
@@ -166,13 +179,20 @@ void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, 
       kit::gemm::launch<Shape, kRowMajor>(ops, e, nullptr);
     else
       kit::gemm::launch<Shape, kTransposed>(ops, e, nullptr);
+  } else if (g.kind == Kind::Stacked) {
+    // The second panel's outputs land beside the first's, so the expected layout is Store's.
+    const kit::gemm::StackedStore e{c, ldc, c_stride, c + g.split, ldc, c_stride, g.split};
+    if (g.layout == kRowMajor)
+      kit::gemm::launch<Shape, kRowMajor, Panels::Stacked>(ops, e, nullptr);
+    else
+      kit::gemm::launch<Shape, kTransposed, Panels::Stacked>(ops, e, nullptr);
   } else {
     if constexpr (Shape::kSubCols % 2 == 0) {
       const PairedProduct e{c, ldc, c_stride};
       if (g.layout == kRowMajor)
-        kit::gemm::launch<Shape, kRowMajor, true>(ops, e, nullptr);
+        kit::gemm::launch<Shape, kRowMajor, Panels::Paired>(ops, e, nullptr);
       else
-        kit::gemm::launch<Shape, kTransposed, true>(ops, e, nullptr);
+        kit::gemm::launch<Shape, kTransposed, Panels::Paired>(ops, e, nullptr);
     }
   }
   GPU_CHECK(cudaDeviceSynchronize());
@@ -232,6 +252,16 @@ void check_shape(kit::test::Checker &check, std::mt19937 &rng, const char *name)
               {tr + 5, tc / 2 + 4, 2 * td + 8, 2, layout, Kind::Paired, pad, misalign, false},
               name);
       }
+    // Stacked panels: the split inside a tile, on a tile edge, odd (scalar loads), first panel of
+    // one column, second of one column.
+    for (int split : {tc / 2, tc, tc + 3, 1})
+      for (int misalign : {0, 1})
+        check_one<Shape>(
+            check, rng,
+            {tr + 1, tc + 8, 2 * td + 4, 2, layout, Kind::Stacked, 0, misalign, false, split},
+            name);
+    check_one<Shape>(check, rng, {33, tc + 5, 37, 1, layout, Kind::Stacked, 0, 0, false, tc + 4},
+                     name);
     // Paired panels at awkward output widths (scalar path where cols % 4 != 0).
     if (Shape::kSubCols % 2 == 0)
       for (int cols : {1, 31, 33, tc / 2 - 1, tc / 2 + 1, tc + 1})
