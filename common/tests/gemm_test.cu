@@ -286,5 +286,7 @@ int main() {
   check.expect(pick_tile(256, 256, 32, 132) == TileClass::Small, "pick 32 x 256 x 256");
   check.expect(pick_tile(512, 512, 1, 132) == TileClass::Tiny, "pick 512 x 512");
   check.expect(pick_tile(512, 2 * 14336, 1, 132) == TileClass::Large, "pick 512 x 2 x 14336");
+  check.expect(pick_tile(256, 4096 + 64, 1, 132) == TileClass::Small, "pick 256 x (4096 + 64)");
+  check.expect(pick_tile(512, 4096, 1, 132) == TileClass::Small, "pick 512 x 4096");
   return check.finish("gemm_test");
 }

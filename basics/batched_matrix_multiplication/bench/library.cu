@@ -2,45 +2,25 @@
 // strided batched SGEMM in FP32 (CUBLAS_DEFAULT_MATH: no TF32), the call torch.bmm makes for
 // contiguous FP32 tensors. Row-major C[b] = A[b] B[b] is column-major C[b]^T = B[b]^T A[b]^T:
 // cuBLAS sees B[b] (N x K, leading dimension N) times A[b] (K x M, leading dimension K).
+#include "bench/vendor_libraries.h"
 #include "device/library.h"
 #include "gpu/check.h"
 #include "gpu/vendor.h"
 #include "harness/signature.h"
 
-#include <cublas_v2.h>
-
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 namespace kit::basics {
 namespace {
 
-void check(cublasStatus_t status, const char *call) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    std::fprintf(stderr, "cuBLAS error: %s failed with status %d\n", call,
-                 static_cast<int>(status));
-    std::exit(kit::gpu::kGpuFailureExitCode);
-  }
-}
-
-cublasHandle_t handle() {
-  static cublasHandle_t h = [] {
-    cublasHandle_t created;
-    check(cublasCreate(&created), "cublasCreate");
-    check(cublasSetMathMode(created, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-    return created;
-  }();
-  return h;
-}
-
 void cublas_strided_batched(const float *A, const float *B, float *C, int BATCH, int M, int N,
                             int K) {
   const float one = 1.0f, zero = 0.0f;
-  check(cublasSgemmStridedBatched(
-            handle(), CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, static_cast<long long>(K) * N,
-            A, K, static_cast<long long>(M) * K, &zero, C, N, static_cast<long long>(M) * N, BATCH),
-        "cublasSgemmStridedBatched");
+  check_cublas(cublasSgemmStridedBatched(cublas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one,
+                                         B, N, static_cast<long long>(K) * N, A, K,
+                                         static_cast<long long>(M) * K, &zero, C, N,
+                                         static_cast<long long>(M) * N, BATCH),
+               "cublasSgemmStridedBatched");
 }
 
 } // namespace

@@ -4,46 +4,25 @@
 // - Baseline: hidden = x A^T; output = x W^T; output = lora_scale * hidden B^T + output (beta = 1).
 // - Judge's reference, torch's expression step by step: base = x W^T, hidden = x A^T,
 //   delta = hidden B^T, output = base + lora_scale * delta (cublasSgeam).
+#include "bench/vendor_libraries.h"
 #include "device/library.h"
 #include "gpu/check.h"
 #include "gpu/device_scratch.h"
 #include "gpu/vendor.h"
 #include "harness/signature.h"
 
-#include <cublas_v2.h>
-
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 namespace kit::basics {
 namespace {
 
-void check(cublasStatus_t status, const char *call) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    std::fprintf(stderr, "cuBLAS error: %s failed with status %d\n", call,
-                 static_cast<int>(status));
-    std::exit(kit::gpu::kGpuFailureExitCode);
-  }
-}
-
-cublasHandle_t handle() {
-  static cublasHandle_t h = [] {
-    cublasHandle_t created;
-    check(cublasCreate(&created), "cublasCreate");
-    check(cublasSetMathMode(created, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-    return created;
-  }();
-  return h;
-}
-
 // out (rows x cols) = alpha * x (rows x depth) w^T (w cols x depth) + beta * out, row-major.
 void times_transpose(const float *x, const float *w, float *out, int rows, int cols, int depth,
                      float alpha, float beta) {
-  check(cublasSgemm(handle(), CUBLAS_OP_T, CUBLAS_OP_N, cols, rows, depth, &alpha, w, depth, x,
-                    depth, &beta, out, cols),
-        "cublasSgemm");
+  check_cublas(cublasSgemm(cublas_handle(), CUBLAS_OP_T, CUBLAS_OP_N, cols, rows, depth, &alpha, w,
+                           depth, x, depth, &beta, out, cols),
+               "cublasSgemm");
 }
 
 void cublas_lora(const float *x, const float *W, const float *A, const float *B, float *output,
@@ -68,9 +47,9 @@ void torch_steps(const float *x, const float *W, const float *A, const float *B,
   times_transpose(x, A, hidden, batch, rank, d_in, 1.0f, 0.0f);
   times_transpose(hidden, B, delta, batch, d_out, rank, 1.0f, 0.0f);
   const float one = 1.0f;
-  check(cublasSgeam(handle(), CUBLAS_OP_N, CUBLAS_OP_N, d_out, batch, &one, base, d_out,
-                    &lora_scale, delta, d_out, output, d_out),
-        "cublasSgeam");
+  check_cublas(cublasSgeam(cublas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, d_out, batch, &one, base,
+                           d_out, &lora_scale, delta, d_out, output, d_out),
+               "cublasSgeam");
 }
 
 } // namespace

@@ -2,44 +2,24 @@
 // sequence of products (P = 2: A A; P = 3: (A A) A; P >= 4: binary decomposition from the lowest
 // bit, result = result z), each a cuBLAS SGEMM in FP32 (CUBLAS_DEFAULT_MATH: no TF32), the call
 // torch.matmul makes for two contiguous FP32 matrices. Row-major X Y is column-major Y^T X^T.
+#include "bench/vendor_libraries.h"
 #include "device/library.h"
 #include "gpu/check.h"
 #include "gpu/device_scratch.h"
 #include "gpu/vendor.h"
 #include "harness/signature.h"
 
-#include <cublas_v2.h>
-
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 namespace kit::basics {
 namespace {
 
-void check(cublasStatus_t status, const char *call) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    std::fprintf(stderr, "cuBLAS error: %s failed with status %d\n", call,
-                 static_cast<int>(status));
-    std::exit(kit::gpu::kGpuFailureExitCode);
-  }
-}
-
-cublasHandle_t handle() {
-  static cublasHandle_t h = [] {
-    cublasHandle_t created;
-    check(cublasCreate(&created), "cublasCreate");
-    check(cublasSetMathMode(created, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-    return created;
-  }();
-  return h;
-}
-
 void multiply(const float *x, const float *y, float *out, int n) {
   const float one = 1.0f, zero = 0.0f;
-  check(cublasSgemm(handle(), CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, y, n, x, n, &zero, out, n),
-        "cublasSgemm");
+  check_cublas(cublasSgemm(cublas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, y, n, x, n,
+                           &zero, out, n),
+               "cublasSgemm");
 }
 
 void cublas_matrix_power(const float *input, float *output, int N, int P) {

@@ -2,46 +2,25 @@
 // by step: gate = x W_gate and up = x W_up (cuBLAS SGEMMs in FP32, CUBLAS_DEFAULT_MATH: no TF32),
 // hidden = silu(gate) * up (an element-wise kernel, torch's float silu: g / (1 + exp(-g))), then
 // output = hidden W_down. Row-major X Y is column-major Y^T X^T.
+#include "bench/vendor_libraries.h"
 #include "device/library.h"
 #include "gpu/check.h"
 #include "gpu/device_scratch.h"
 #include "gpu/vendor.h"
 #include "harness/signature.h"
 
-#include <cublas_v2.h>
-
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 namespace kit::basics {
 namespace {
 
-void check(cublasStatus_t status, const char *call) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    std::fprintf(stderr, "cuBLAS error: %s failed with status %d\n", call,
-                 static_cast<int>(status));
-    std::exit(kit::gpu::kGpuFailureExitCode);
-  }
-}
-
-cublasHandle_t handle() {
-  static cublasHandle_t h = [] {
-    cublasHandle_t created;
-    check(cublasCreate(&created), "cublasCreate");
-    check(cublasSetMathMode(created, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-    return created;
-  }();
-  return h;
-}
-
 // out (rows x cols) = x (rows x depth) y (depth x cols), row-major.
 void multiply(const float *x, const float *y, float *out, int rows, int cols, int depth) {
   const float one = 1.0f, zero = 0.0f;
-  check(cublasSgemm(handle(), CUBLAS_OP_N, CUBLAS_OP_N, cols, rows, depth, &one, y, cols, x, depth,
-                    &zero, out, cols),
-        "cublasSgemm");
+  check_cublas(cublasSgemm(cublas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, cols, rows, depth, &one, y,
+                           cols, x, depth, &zero, out, cols),
+               "cublasSgemm");
 }
 
 // gate[i] = silu(gate[i]) * up[i].
