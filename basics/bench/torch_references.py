@@ -253,6 +253,43 @@ def adder_transformer():
         return out
 
     return run, 5
+def batched_matrix_multiplication():
+    # The judge's reference call: torch.bmm of 32 pairs of 256 x 256 matrices, FP32, TF32 off.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    a = torch.empty(32, 256, 256, device="cuda").uniform_(-10, 10)
+    b = torch.empty(32, 256, 256, device="cuda").uniform_(-10, 10)
+    return (lambda: torch.bmm(a, b)), 50
+
+
+def matrix_power():
+    # The judge's reference call: torch.linalg.matrix_power of a 512 x 512 matrix to the power 3
+    # ((A A) A), FP32, TF32 off.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    a = torch.empty(512, 512, device="cuda").uniform_(-10, 10)
+    return (lambda: torch.linalg.matrix_power(a, 3)), 50
+
+
+def lora_linear():
+    # The judge's reference expression: x W^T + lora_scale * (x A^T) B^T at batch 256,
+    # d_in = d_out = 4096, rank 64, FP32, TF32 off.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    x = torch.randn(256, 4096, device="cuda")
+    w = torch.randn(4096, 4096, device="cuda") * 0.02
+    a = torch.randn(64, 4096, device="cuda") * 0.02
+    b = torch.zeros(4096, 64, device="cuda")
+    return (lambda: torch.mm(x, w.t()) + 0.015625 * torch.mm(torch.mm(x, a.t()), b.t())), 20
+
+
+def swiglu_mlp_block():
+    # The judge's reference expression: (silu(x W_gate) * (x W_up)) W_down at M = 512,
+    # d_model = 4096, d_ffn = 14336, FP32, TF32 off.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    x = torch.randn(512, 4096, device="cuda") * 0.1
+    w_gate = torch.randn(4096, 14336, device="cuda") * 0.02
+    w_up = torch.randn(4096, 14336, device="cuda") * 0.02
+    w_down = torch.randn(14336, 4096, device="cuda") * 0.02
+    silu = torch.nn.functional.silu
+    return (lambda: (silu(x @ w_gate) * (x @ w_up)) @ w_down), 10
 
 
 def fast_fourier_transform():
@@ -355,6 +392,10 @@ PROBLEMS = {
     "sparse_matrix_vector_multiplication": sparse_matrix_vector_multiplication,
     "nearest_neighbor": nearest_neighbor,
     "sparse_matrix_dense_matrix_multiplication": sparse_matrix_dense_matrix_multiplication,
+    "batched_matrix_multiplication": batched_matrix_multiplication,
+    "matrix_power": matrix_power,
+    "lora_linear": lora_linear,
+    "swiglu_mlp_block": swiglu_mlp_block,
 }
 
 

@@ -1,0 +1,292 @@
+// The FP32 GEMM (primitives/gemm.h) against a host model of its promise: every output element is
+// the FMA chain acc = fma(a[k], b[k], acc) over ascending k from 0, so the comparison is bit for
+// bit on random floats (any other order or a lost term shows). Every tile shape of
+// gemm_tuning.h, both B layouts, batches with strides (and A shared across the batch), paired
+// and stacked panels, the store and scale-and-add epilogues; sizes 1, 31, 32, 33, 63, 64, 65 and
+// tile +- 1 in each dimension; leading dimensions wider than the matrices; odd leading dimensions
+// and pointers one float off 16 bytes, which take the scalar loads. Outputs are poisoned first, and
+// the elements between rows (ldc > cols) must keep their poison.
+#include "gpu/check.h"
+#include "gpu/vendor.h"
+#include "primitives/gemm.h"
+#include "primitives/gemm_tuning.h"
+#include "testing/test_support.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using kit::gemm::BLayout;
+using kit::gemm::Panels;
+
+// The paired panels' combination for the test: first * second + first, rounded step by step.
+struct PairedProduct {
+  float *c;
+  std::size_t ldc;
+  std::size_t batch_stride;
+  __device__ float *at(int batch, int row, int col) const {
+    return c + static_cast<std::size_t>(batch) * batch_stride +
+           static_cast<std::size_t>(row) * ldc + col;
+  }
+  __device__ float operator()(float first, float second, const float *) const {
+    return __fadd_rn(__fmul_rn(first, second), first);
+  }
+  bool vector_ok() const {
+    return kit::gemm::aligned_16(c) && ldc % 4 == 0 && batch_stride % 4 == 0;
+  }
+};
+
+enum class Kind { Store, ScaleAdd, Paired, Stacked };
+
+struct Geometry {
+  int rows, cols, depth, batches;
+  BLayout layout;
+  Kind kind;
+  int pad;       // extra floats per row of every operand (leading dimension = width + pad)
+  int misalign;  // floats added to every pointer (1: not 16-byte aligned)
+  bool share_a;  // A's batch stride 0
+  int split = 0; // stacked panels: the first panel's column count
+};
+
+std::string describe(const Geometry &g, const char *shape) {
+  char text[200];
+  std::snprintf(text, sizeof text, "%s %s %s rows=%d cols=%d depth=%d batches=%d pad=%d off=%d%s",
+                shape, g.layout == BLayout::DepthByCols ? "A*B" : "A*B^T",
+                g.kind == Kind::Store      ? "store"
+                : g.kind == Kind::ScaleAdd ? "scale-add"
+                : g.kind == Kind::Paired   ? "paired"
+                                           : "stacked",
+                g.rows, g.cols, g.depth, g.batches, g.pad, g.misalign,
+                g.share_a ? " shared-A" : "");
+  if (g.kind == Kind::Stacked)
+    std::snprintf(text + std::strlen(text), sizeof text - std::strlen(text), " split=%d", g.split);
+  return text;
+}
+
+float random_float(std::mt19937 &rng) {
+  return std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
+}
+
+template <class Shape>
+void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, const char *name) {
+  const bool paired = g.kind == Kind::Paired;
+  const bool two_panels = paired || g.kind == Kind::Stacked;
+  const std::size_t lda = g.depth + g.pad;
+  const std::size_t a_stride = g.share_a ? 0 : static_cast<std::size_t>(g.rows) * lda;
+  const int b_outer = g.layout == BLayout::DepthByCols ? g.depth : g.cols;
+  const int b_inner = g.layout == BLayout::DepthByCols ? g.cols : g.depth;
+  const std::size_t ldb = b_inner + g.pad;
+  const std::size_t b_stride = static_cast<std::size_t>(b_outer) * ldb;
+  const std::size_t ldc = g.cols + g.pad;
+  const std::size_t c_stride = static_cast<std::size_t>(g.rows) * ldc;
+  const std::size_t a_count =
+      g.share_a ? static_cast<std::size_t>(g.rows) * lda : a_stride * g.batches;
+  const std::size_t b_count = b_stride * g.batches, c_count = c_stride * g.batches;
+
+  std::vector<float> a(a_count), b(b_count), b2(two_panels ? b_count : 0), c0(c_count);
+  for (float &x : a)
+    x = random_float(rng);
+  for (float &x : b)
+    x = random_float(rng);
+  for (float &x : b2)
+    x = random_float(rng);
+  for (float &x : c0)
+    x = random_float(rng);
+  const float scale = 0.375f;
+
+  // Stacked panels share B's leading dimension: each is allocated full width and only its own
+  // columns (the first split, or the first cols - split) are read.
+  auto b_at = [&](const std::vector<float> &panel, int z, int k, int col) {
+    const std::size_t base = z * b_stride;
+    return g.layout == BLayout::DepthByCols ? panel[base + k * ldb + col]
+                                            : panel[base + col * ldb + k];
+  };
+  std::vector<float> want(c0);
+  for (int z = 0; z < g.batches; ++z)
+    for (int r = 0; r < g.rows; ++r)
+      for (int col = 0; col < g.cols; ++col) {
+        float first = 0.f, second = 0.f;
+        for (int k = 0; k < g.depth; ++k) {
+          const float x = a[z * a_stride + r * lda + k];
+          if (g.kind == Kind::Stacked)
+            first = std::fma(x, col < g.split ? b_at(b, z, k, col) : b_at(b2, z, k, col - g.split),
+                             first);
+          else
+            first = std::fma(x, b_at(b, z, k, col), first);
+          if (paired)
+            second = std::fma(x, b_at(b2, z, k, col), second);
+        }
+        float &out = want[z * c_stride + r * ldc + col];
+        // Each step rounded on its own (volatile: no contraction into a fused multiply-add).
+        if (g.kind == Kind::Store || g.kind == Kind::Stacked) {
+          out = first;
+        } else if (g.kind == Kind::ScaleAdd) {
+          const volatile float scaled = scale * first;
+          out = out + scaled;
+        } else {
+          const volatile float product = first * second;
+          out = product + first;
+        }
+      }
+
+  const std::size_t off = g.misalign;
+  kit::test::DeviceBuffer<float> d_a(a_count + off), d_b(b_count + off),
+      d_b2(two_panels ? b_count + off : 1), d_c(c_count + off);
+  std::vector<float> shifted;
+  auto upload = [&](kit::test::DeviceBuffer<float> &d, const std::vector<float> &h) {
+    shifted.assign(off, 0.f);
+    shifted.insert(shifted.end(), h.begin(), h.end());
+    d.upload(shifted);
+  };
+  upload(d_a, a);
+  upload(d_b, b);
+  if (two_panels)
+    upload(d_b2, b2);
+  if (g.kind == Kind::ScaleAdd)
+    upload(d_c, c0);
+  else
+    d_c.poison();
+
+  kit::gemm::Operands ops;
+  ops.a = d_a.get() + off;
+  ops.lda = lda;
+  ops.a_batch_stride = a_stride;
+  ops.b = d_b.get() + off;
+  ops.ldb = ldb;
+  ops.b_batch_stride = b_stride;
+  ops.b_second = two_panels ? d_b2.get() + off : nullptr;
+  ops.stack_split = g.split;
+  ops.rows = g.rows;
+  ops.cols = g.cols;
+  ops.depth = g.depth;
+  ops.batches = g.batches;
+  float *const c = d_c.get() + off;
+  constexpr BLayout kRowMajor = BLayout::DepthByCols, kTransposed = BLayout::ColsByDepth;
+  if (g.kind == Kind::Store) {
+    const kit::gemm::Store e{c, ldc, c_stride};
+    if (g.layout == kRowMajor)
+      kit::gemm::launch<Shape, kRowMajor>(ops, e, nullptr);
+    else
+      kit::gemm::launch<Shape, kTransposed>(ops, e, nullptr);
+  } else if (g.kind == Kind::ScaleAdd) {
+    const kit::gemm::ScaleAdd e{c, ldc, c_stride, scale};
+    if (g.layout == kRowMajor)
+      kit::gemm::launch<Shape, kRowMajor>(ops, e, nullptr);
+    else
+      kit::gemm::launch<Shape, kTransposed>(ops, e, nullptr);
+  } else if (g.kind == Kind::Stacked) {
+    // The second panel's outputs land beside the first's, so the expected layout is Store's.
+    const kit::gemm::StackedStore e{c, ldc, c_stride, c + g.split, ldc, c_stride, g.split};
+    if (g.layout == kRowMajor)
+      kit::gemm::launch<Shape, kRowMajor, Panels::Stacked>(ops, e, nullptr);
+    else
+      kit::gemm::launch<Shape, kTransposed, Panels::Stacked>(ops, e, nullptr);
+  } else {
+    if constexpr (Shape::kSubCols % 2 == 0) {
+      const PairedProduct e{c, ldc, c_stride};
+      if (g.layout == kRowMajor)
+        kit::gemm::launch<Shape, kRowMajor, Panels::Paired>(ops, e, nullptr);
+      else
+        kit::gemm::launch<Shape, kTransposed, Panels::Paired>(ops, e, nullptr);
+    }
+  }
+  GPU_CHECK(cudaDeviceSynchronize());
+  std::vector<float> got_all = d_c.download();
+  int bad = 0;
+  std::size_t first_bad = 0;
+  for (int z = 0; z < g.batches; ++z)
+    for (int r = 0; r < g.rows; ++r)
+      for (int col = 0; col < g.cols; ++col) {
+        const std::size_t i = z * c_stride + r * ldc + col;
+        if (std::memcmp(&got_all[off + i], &want[i], sizeof(float)) != 0 && bad++ == 0)
+          first_bad = i;
+      }
+  // The padding between rows is never written.
+  if (g.kind != Kind::ScaleAdd && g.pad > 0) {
+    std::uint32_t poison;
+    std::memset(&poison, 0xA5, sizeof poison);
+    for (int z = 0; z < g.batches; ++z)
+      for (int r = 0; r < g.rows; ++r)
+        for (std::size_t col = g.cols; col < ldc; ++col)
+          if (std::memcmp(&got_all[off + z * c_stride + r * ldc + col], &poison, 4) != 0)
+            ++bad;
+  }
+  const std::string what = describe(g, name);
+  if (bad > 0)
+    std::printf("  %s: %d wrong, first at %zu (got %.9g, want %.9g)\n", what.c_str(), bad,
+                first_bad, got_all[off + first_bad], want[first_bad]);
+  check.expect(bad == 0, what.c_str());
+}
+
+template <class Shape>
+void check_shape(kit::test::Checker &check, std::mt19937 &rng, const char *name) {
+  const int tr = Shape::kBlockRows, tc = Shape::kBlockCols, td = Shape::kTileDepth;
+  std::vector<int> sizes = {1, 31, 32, 33, 63, 64, 65};
+  for (int s : {tr - 1, tr + 1, tc - 1, tc + 1})
+    sizes.push_back(s);
+  for (BLayout layout : {BLayout::DepthByCols, BLayout::ColsByDepth}) {
+    // Each dimension through the sizes with the other two at awkward values.
+    for (int s : sizes) {
+      check_one<Shape>(check, rng, {s, 33, 2 * td + 3, 1, layout, Kind::Store, 0, 0, false}, name);
+      check_one<Shape>(check, rng, {17, s, 64, 1, layout, Kind::Store, 0, 0, false}, name);
+      check_one<Shape>(check, rng, {tr + 1, tc + 4, s, 1, layout, Kind::Store, 0, 0, false}, name);
+    }
+    // Whole tiles, 16-byte path; padded leading dimensions (multiple of 4: still vectors); odd
+    // ones and misaligned pointers: scalar loads.
+    for (int pad : {0, 4, 1})
+      for (int misalign : {0, 1}) {
+        check_one<Shape>(check, rng,
+                         {2 * tr, 2 * tc, 4 * td, 3, layout, Kind::Store, pad, misalign, false},
+                         name);
+        check_one<Shape>(
+            check, rng,
+            {tr + 3, tc - 4, 3 * td + 4, 2, layout, Kind::ScaleAdd, pad, misalign, true}, name);
+        if (Shape::kSubCols % 2 == 0)
+          check_one<Shape>(
+              check, rng,
+              {tr + 5, tc / 2 + 4, 2 * td + 8, 2, layout, Kind::Paired, pad, misalign, false},
+              name);
+      }
+    // Stacked panels: the split inside a tile, on a tile edge, odd (scalar loads), first panel of
+    // one column, second of one column.
+    for (int split : {tc / 2, tc, tc + 3, 1})
+      for (int misalign : {0, 1})
+        check_one<Shape>(
+            check, rng,
+            {tr + 1, tc + 8, 2 * td + 4, 2, layout, Kind::Stacked, 0, misalign, false, split},
+            name);
+    check_one<Shape>(check, rng, {33, tc + 5, 37, 1, layout, Kind::Stacked, 0, 0, false, tc + 4},
+                     name);
+    // Paired panels at awkward output widths (scalar path where cols % 4 != 0).
+    if (Shape::kSubCols % 2 == 0)
+      for (int cols : {1, 31, 33, tc / 2 - 1, tc / 2 + 1, tc + 1})
+        check_one<Shape>(check, rng, {33, cols, 37, 1, layout, Kind::Paired, 0, 0, false}, name);
+  }
+}
+
+} // namespace
+
+int main() {
+  kit::test::skip_without_gpu("gemm_test");
+  kit::test::Checker check;
+  std::mt19937 rng(20261128);
+  check_shape<kit::gemm::TinyTile>(check, rng, "tiny");
+  check_shape<kit::gemm::SmallTile>(check, rng, "small");
+  check_shape<kit::gemm::MediumTile>(check, rng, "medium");
+  check_shape<kit::gemm::LargeTile>(check, rng, "large");
+  // The rule's picks at the LeetGPU sizes (132 multiprocessors, an H100 SXM or H200).
+  using kit::gemm::pick_tile;
+  using kit::gemm::TileClass;
+  check.expect(pick_tile(8192, 4096, 1, 132) == TileClass::Large, "pick 8192 x 4096");
+  check.expect(pick_tile(256, 256, 32, 132) == TileClass::Small, "pick 32 x 256 x 256");
+  check.expect(pick_tile(512, 512, 1, 132) == TileClass::Tiny, "pick 512 x 512");
+  check.expect(pick_tile(512, 2 * 14336, 1, 132) == TileClass::Large, "pick 512 x 2 x 14336");
+  check.expect(pick_tile(256, 4096 + 64, 1, 132) == TileClass::Small, "pick 256 x (4096 + 64)");
+  check.expect(pick_tile(512, 4096, 1, 132) == TileClass::Small, "pick 512 x 4096");
+  return check.finish("gemm_test");
+}
