@@ -5,7 +5,7 @@
 // exponential_ from the CUDA generator: Philox4x32-10 keyed by the seed, element k of q from
 // subsequence k at offset 0 (while the nucleus has at most 256 x the GPU's resident 256-thread
 // blocks, which holds for every judge case on an H100 or B200), first of its four uniforms,
-// u = x * 2^-32 + 2^-33, q = -log(u) (-2^-24 where u >= 1 - 2^-24). This reference does the same
+// u = x * 2^-32 + 2^-33, q = -log(u) (2^-24 where u >= 1 - 2^-24). This reference does the same
 // in FP32 with the nucleus in torch's order (probabilities descending, equal ones by index).
 #include "harness/spec.h"
 
@@ -66,15 +66,34 @@ void check_philox_known_answers() {
   }
 }
 
-// The Exp(1) variate torch's CUDA exponential_ gives element k of a tensor after manual_seed(seed):
-// curand_init(seed, subsequence k, offset 0), the first output of curand_uniform4, then
-// -log(u) with u close to 1 replaced (torch's guard against log(1) = 0).
-float torch_cuda_exponential(std::int64_t seed, std::uint64_t k) {
+// The uniform u in (0, 1] that torch's CUDA generator gives element k after manual_seed(seed):
+// curand_init(seed, subsequence k, offset 0), the first output of curand_uniform4.
+float torch_cuda_uniform(std::int64_t seed, std::uint64_t k) {
   const std::uint64_t key = static_cast<std::uint64_t>(seed);
   const Philox4 out =
       philox4x32_10({{0u, 0u, static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(k >> 32)}},
                     static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32));
-  const float u = std::fma(static_cast<float>(out.v[0]), 0x1p-32f, 0x1p-33f);
+  return std::fma(static_cast<float>(out.v[0]), 0x1p-32f, 0x1p-33f);
+}
+
+// torch.rand(3, 4, device="cuda") after torch.cuda.manual_seed(42), as torch 2.4 prints it (four
+// decimals): the element-to-subsequence mapping and the uniform's scaling, checked once.
+void check_torch_uniforms() {
+  static const float kPrinted[] = {0.6130f, 0.0101f, 0.3984f, 0.0403f, 0.1563f, 0.4825f,
+                                   0.7362f, 0.4060f, 0.5189f, 0.2867f, 0.2416f, 0.9228f};
+  for (std::uint64_t k = 0; k < 12; ++k)
+    if (std::fabs(torch_cuda_uniform(42, k) - kPrinted[k]) > 0.00005f) {
+      std::fprintf(stderr, "top_p_sampling: uniform %d differs from torch's\n",
+                   static_cast<int>(k));
+      std::abort();
+    }
+}
+
+// The Exp(1) variate torch's CUDA exponential_ gives element k of a tensor after manual_seed(seed):
+// curand_init(seed, subsequence k, offset 0), the first output of curand_uniform4, then
+// -log(u) with u close to 1 replaced (torch's guard against log(1) = 0).
+float torch_cuda_exponential(std::int64_t seed, std::uint64_t k) {
+  const float u = torch_cuda_uniform(seed, k);
   const float log_u = u >= 1.0f - 0x1p-24f ? -0x1p-24f : std::log(u);
   return -1.0f * log_u;
 }
@@ -191,6 +210,7 @@ void fill_negative_seed(Case &c, Rng &rng) {
 const Problem &top_p_sampling_problem() {
   static const Problem problem = [] {
     check_philox_known_answers();
+    check_torch_uniforms();
     Problem p;
     p.name = "top_p_sampling";
     p.params = {input("logits", Elem::f32, count_of("vocab_size")),
