@@ -43,6 +43,9 @@ template <class Value>
 __device__ float chunk_prefix(Value x, float scale, int first, int last, float *sums,
                               float *before) {
   float chunk = 0.0f;
+  // Unrolled so that several loads are in flight before the first add waits (the adds stay in
+  // element order: no reassociation without fast-math).
+#pragma unroll 8
   for (int i = first; i < last; ++i)
     chunk += __fmul_rn(x(i), scale);
   __syncthreads(); // the previous use of sums / before is over
@@ -66,6 +69,7 @@ __device__ int inverse_cdf(Value x, float scale, float r, int v, int first, int 
   chunk_prefix(x, scale, first, last, sums, before);
   float running = before[threadIdx.x];
   int below = 0;
+#pragma unroll 8
   for (int i = first; i < last; ++i) {
     running += __fmul_rn(x(i), scale);
     below += running < r ? 1 : 0;
