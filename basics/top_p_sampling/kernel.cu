@@ -75,8 +75,8 @@ __device__ __forceinline__ float exponential_for_rank(long long seed, long long 
 
 __global__ void __launch_bounds__(kSelectThreads)
     select_nucleus(const float *__restrict__ logits, const float *__restrict__ p_in, int n,
-                   State *__restrict__ state, float *__restrict__ nucleus_prob,
-                   int *__restrict__ nucleus_token) {
+                   State *__restrict__ state, float *__restrict__ probs,
+                   float *__restrict__ nucleus_prob, int *__restrict__ nucleus_token) {
   __shared__ kit::BlockScratch<float, kSelectThreads> float_scratch;
   __shared__ kit::BlockScratch<int, kSelectThreads> int_scratch;
   __shared__ unsigned counts[kDigits];
@@ -96,7 +96,11 @@ __global__ void __launch_bounds__(kSelectThreads)
   for (int i = tid; i < n; i += kSelectThreads)
     s += expf(logits[i] - m);
   s = kit::block_reduce<kSelectThreads>(s, kit::Plus(), 0.0f, float_scratch);
-  auto prob = [&](int i) { return expf(logits[i] - m) / s; };
+  // The probabilities, computed once and read back by the thread that wrote them (every loop
+  // below gives thread tid the elements tid, tid + kSelectThreads, ...), from L1/L2.
+  for (int i = tid; i < n; i += kSelectThreads)
+    probs[i] = expf(logits[i] - m) / s;
+  auto prob = [&](int i) { return probs[i]; };
 
   // Radix select by mass: after the pass at `shift`, prefix_bits holds the top bits of v, the
   // probability (a non-negative float, so its bits order as it does) at which the running sum of
@@ -295,15 +299,18 @@ extern "C" void solve(const float *logits, const float *p, const int *seed, int 
     return;
   const std::size_t n = static_cast<std::size_t>(vocab_size);
   static kit::gpu::DeviceScratch scratch;
-  // State, then the nucleus's probabilities, tokens and the token of each rank.
+  // State, then the probabilities, the nucleus's probabilities and tokens and the token of each
+  // rank.
   const std::size_t state_bytes = 256;
-  char *base = static_cast<char *>(scratch.reserve(state_bytes + 3 * n * sizeof(float)));
+  char *base = static_cast<char *>(scratch.reserve(state_bytes + 4 * n * sizeof(float)));
   State *state = reinterpret_cast<State *>(base);
-  float *nucleus_prob = reinterpret_cast<float *>(base + state_bytes);
+  float *probs = reinterpret_cast<float *>(base + state_bytes);
+  float *nucleus_prob = probs + n;
   int *nucleus_token = reinterpret_cast<int *>(nucleus_prob + n);
   int *token_by_rank = nucleus_token + n;
 
-  select_nucleus<<<1, kSelectThreads>>>(logits, p, vocab_size, state, nucleus_prob, nucleus_token);
+  select_nucleus<<<1, kSelectThreads>>>(logits, p, vocab_size, state, probs, nucleus_prob,
+                                        nucleus_token);
   GPU_CHECK_LAUNCH("select_nucleus");
   static const int multiprocessors = kit::gpu::device_multiprocessors();
   const std::size_t blocks_needed = (n + kRankThreads - 1) / kRankThreads;
