@@ -45,7 +45,9 @@ template <class Value> int inverse_cdf(const RowOrder &order, Value x, float sca
   for (int t = 0; t < kRowThreads; ++t) {
     float running = before, chunk = 0.0f;
     for (int i = order.begin(t); i < order.end(t); ++i) {
-      const float y = x(i) * scale;
+      // Rounded before it is added, as the kernel's __fmul_rn (volatile: no contraction into a
+      // fused multiply-add on hosts that have one).
+      const volatile float y = x(i) * scale;
       running += y;
       chunk += y;
       below += running < r ? 1 : 0;
