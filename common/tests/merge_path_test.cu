@@ -176,7 +176,7 @@ int main() {
   kit::test::skip_without_gpu("merge_path_test");
   const int warp = kit::gpu::device_warp_size();
   kit::test::Checker check;
-  std::mt19937 rng(20261128);
+  std::mt19937 rng(71); // any fixed value: the runs repeat exactly
   check_shape<64, 1>(check, rng, warp);
   check_shape<64, 7>(check, rng, warp);
   check_shape<128, 15>(check, rng, warp);
