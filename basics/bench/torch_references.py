@@ -370,6 +370,69 @@ def sparse_matrix_dense_matrix_multiplication():
     return (lambda: torch.matmul(a, b)), 20
 
 
+def parallel_merge():
+    # The judge's reference: sort the concatenation of two sorted runs of 25,000,000 floats each
+    # (U(-1, 1), each sorted), FP32.
+    a, _ = torch.sort(torch.rand(25000000, device="cuda") * 2 - 1)
+    b, _ = torch.sort(torch.rand(25000000, device="cuda") * 2 - 1)
+    return (lambda: torch.sort(torch.cat([a, b]))), 20
+
+
+def top_p_sampling():
+    # The judge's reference on 50,000 logits N(0, 1) x 3, p = 0.9, seed 999: softmax, sort
+    # descending, cumsum, searchsorted, renormalise, then manual_seed and multinomial (its two
+    # .item() calls synchronise with the host, as the judge's do).
+    logits = torch.randn(50000, device="cuda") * 3.0
+
+    def run():
+        exp_logits = torch.exp(logits - torch.max(logits))
+        probs = exp_logits / torch.sum(exp_logits)
+        sorted_probs, sorted_indices = torch.sort(probs, descending=True)
+        cumsum = torch.cumsum(sorted_probs, dim=0)
+        cutoff = min(torch.searchsorted(cumsum, 0.9).item() + 1, 50000)
+        nucleus = sorted_probs[:cutoff] / sorted_probs[:cutoff].sum()
+        torch.manual_seed(999)
+        return sorted_indices[torch.multinomial(nucleus, 1)]
+
+    return run, 50
+
+
+def speculative_decoding_verification():
+    # B = 64 sequences, T = 8, V = 32,768, the judge's sparse rows (64 active tokens): the
+    # acceptance tests for all positions at once, then for each sequence's first rejection the
+    # normalised residual's CDF and searchsorted, and the bonus row's for sequences that accept
+    # all (the judge loops over sequences in Python; this is the batched torch form).
+    B, T, V, K = 64, 8, 32768, 64
+
+    def sparse():
+        idx = torch.rand(B, T, V, device="cuda").argsort(dim=-1)[..., :K]
+        w = torch.rand(B, T, K, device="cuda")
+        return torch.zeros(B, T, V, device="cuda").scatter_(2, idx, w / w.sum(-1, keepdim=True))
+
+    draft, target = sparse(), sparse()
+    tokens = torch.multinomial(draft.view(-1, V), 1).view(B, T)
+    u = torch.rand(B, T + 1, device="cuda")
+    rows = torch.arange(B, device="cuda")
+
+    def run():
+        p = draft.gather(2, tokens.unsqueeze(-1)).squeeze(-1).double()
+        q = target.gather(2, tokens.unsqueeze(-1)).squeeze(-1).double()
+        accept = u[:, :T].double() < torch.clamp(q / p, max=1.0)
+        first = torch.where(accept.all(1), T, (~accept).int().argmax(1))
+        at = first.clamp(max=T - 1)
+        residual = torch.clamp(target[rows, at] - draft[rows, at], min=0.0)
+        residual = residual / residual.sum(-1, keepdim=True)
+        dist = torch.where((first == T).unsqueeze(1), target[:, T - 1], residual)
+        drawn = torch.searchsorted(torch.cumsum(dist, dim=1), u[:, T:].contiguous())
+        out = torch.zeros(B, T + 1, dtype=torch.int32, device="cuda")
+        keep = torch.arange(T + 1, device="cuda").unsqueeze(0) < first.unsqueeze(1)
+        out[:, :T] = torch.where(keep[:, :T], tokens, 0)
+        out[rows, first] = drawn.squeeze(1).clamp(max=V - 1).int()
+        return out
+
+    return run, 50
+
+
 PROBLEMS = {
     "matrix_multiplication": matrix_multiplication,
     "convolution_1d": convolution_1d,
@@ -396,6 +459,9 @@ PROBLEMS = {
     "matrix_power": matrix_power,
     "lora_linear": lora_linear,
     "swiglu_mlp_block": swiglu_mlp_block,
+    "parallel_merge": parallel_merge,
+    "top_p_sampling": top_p_sampling,
+    "speculative_decoding_verification": speculative_decoding_verification,
 }
 
 

@@ -1,0 +1,7 @@
+// top_p_sampling: the LeetGPU judge's entry point (DEVICE pointers). kernel.cu defines it; the
+// build force-includes this header into kernel.cu, so a definition that drifts from it does not
+// compile.
+#pragma once
+
+extern "C" void solve(const float *logits, const float *p, const int *seed, int *sampled_token,
+                      int vocab_size);
