@@ -227,6 +227,11 @@ SparseSolver::SparseSolver(const Graph &graph, SparseState state) : vertices_(gr
   if (!arcs.empty())
     GPU_CHECK(
         cudaMemcpy(arcs_.get(), arcs.data(), arcs.size() * sizeof(int2), cudaMemcpyHostToDevice));
+  // A copy from pageable memory may return before its DMA has reached the device (the runtimes'
+  // synchronisation rules for pageable transfers), and compute_rows launches on a non-blocking
+  // stream, which is not ordered after the default stream: without this wait a search could read
+  // arcs not yet copied.
+  GPU_CHECK(cudaStreamSynchronize(nullptr));
 }
 
 void SparseSolver::compute_rows(int first, int count, int *out, cudaStream_t stream) {
