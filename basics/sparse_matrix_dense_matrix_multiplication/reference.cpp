@@ -92,13 +92,14 @@ const Problem &sparse_matrix_dense_matrix_multiplication_problem() {
     add_judge_functional(p, shape(1000, 500, 64, 0.35), {sparse_uniform(-1, 1), uniform(-1, 1)});
     j.performance = judge_case(p, "performance", shape(4096, 2048, 512, 0.35),
                                {sparse_uniform(-1, 1), uniform(-1, 1)});
-    // The FMAs of A's non-zero entries, nnz * K (what the kernel issues), against the FP32 rate.
+    // The FMAs of the dense product, M * N * K (what the kernel issues), against the FP32 rate.
     p.model.limit = Limit::fp32_fma;
     p.model.bytes = [](const Case &c) {
       return 4.0 * static_cast<double>(c["M"] * c["N"] + c["N"] * c["K"] + c["M"] * c["K"]);
     };
     p.model.ops = [](const Case &c) {
-      return static_cast<double>(c["nnz"]) * static_cast<double>(c["K"]);
+      return static_cast<double>(c["M"]) * static_cast<double>(c["N"]) *
+             static_cast<double>(c["K"]);
     };
     return p;
   }();
