@@ -4,8 +4,9 @@
 // inner dimension, starting from 0: the order of a plain dot product, and the order of cuBLAS's
 // FP32 kernel at matrix_multiplication's judge size, where the results match torch's (cuBLAS's)
 // bit for bit (basics/matrix_multiplication/README.md; at other sizes cuBLAS may pick another
-// kernel, e.g. a split inner dimension, which the GPU tests' comparison with cuBLAS would show). A tile shape changes only which thread forms an
-// element, never its chain, so any shape of gemm_tuning.h gives the same bits.
+// kernel, e.g. a split inner dimension, which the GPU tests' comparison with cuBLAS would show). A
+// tile shape changes only which thread forms an element, never its chain, so any shape of
+// gemm_tuning.h gives the same bits.
 //
 // The tile machinery:
 // - each thread block owns a kBlockRows x kBlockCols tile of the output and walks the inner
@@ -267,7 +268,9 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
     }
   };
 
-  // Staging registers: slice t+1 travels from global memory while slice t is multiplied.
+  // Staging registers: slice t+1 travels from global memory while slice t is multiplied. The
+  // operands are read only, and the loads say so (__ldg: the read-only data path on NVIDIA, what
+  // __restrict__ kernel parameters give; Operands' members cannot carry the qualifier).
   float4 a_next[Shape::kAVectorsPerThread];
   float4 b_next[Shape::kBVectorsPerThread];
 
@@ -276,14 +279,14 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
     const float *src = row_start + k;
     if (kVectorGlobal) {
       // depth % 4 == 0 here, so a vector is wholly inside or wholly outside the row.
-      return (row_ok && k < depth) ? *reinterpret_cast<const float4 *>(src)
+      return (row_ok && k < depth) ? __ldg(reinterpret_cast<const float4 *>(src))
                                    : make_float4(0.f, 0.f, 0.f, 0.f);
     }
     float4 v;
-    v.x = (row_ok && k + 0 < depth) ? src[0] : 0.f;
-    v.y = (row_ok && k + 1 < depth) ? src[1] : 0.f;
-    v.z = (row_ok && k + 2 < depth) ? src[2] : 0.f;
-    v.w = (row_ok && k + 3 < depth) ? src[3] : 0.f;
+    v.x = (row_ok && k + 0 < depth) ? __ldg(src + 0) : 0.f;
+    v.y = (row_ok && k + 1 < depth) ? __ldg(src + 1) : 0.f;
+    v.z = (row_ok && k + 2 < depth) ? __ldg(src + 2) : 0.f;
+    v.w = (row_ok && k + 3 < depth) ? __ldg(src + 3) : 0.f;
     return v;
   };
 
@@ -312,7 +315,7 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
         if (kVectorGlobal) {
           // cols % 4 == 0 (and stack_split % 4 == 0), so a vector never straddles the end of the
           // matrix or a change of panel.
-          b_next[v] = (k < depth && col < cols) ? *reinterpret_cast<const float4 *>(src)
+          b_next[v] = (k < depth && col < cols) ? __ldg(reinterpret_cast<const float4 *>(src))
                                                 : make_float4(0.f, 0.f, 0.f, 0.f);
         } else {
           // Element by element; with stacked panels each column finds its own panel.
@@ -323,9 +326,10 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
             int element_col = col + e, element_panel_col = panel_col + e;
             if (kPanels == Panels::Stacked)
               b_column((slot % kColVectors) * 4 + e, element_panel, element_col, element_panel_col);
-            element[e] = (k < depth && element_col < cols)
-                             ? element_panel[static_cast<std::size_t>(k) * ldb + element_panel_col]
-                             : 0.f;
+            element[e] =
+                (k < depth && element_col < cols)
+                    ? __ldg(element_panel + static_cast<std::size_t>(k) * ldb + element_panel_col)
+                    : 0.f;
           }
           b_next[v] = make_float4(element[0], element[1], element[2], element[3]);
         }
