@@ -89,19 +89,13 @@ ArrayValues identity() {
           }};
 }
 
-CountFn samples_by_features() {
-  return [](const Case &c) {
-    return static_cast<std::size_t>(c["n_samples"]) * static_cast<std::size_t>(c["n_features"]);
-  };
-}
-
 } // namespace
 
 const Problem &ordinary_least_squares_problem() {
   static const Problem problem = [] {
     Problem p;
     p.name = "ordinary_least_squares";
-    p.params = {input("X", Elem::f32, samples_by_features()),
+    p.params = {input("X", Elem::f32, count_of("n_samples", "n_features")),
                 input("y", Elem::f32, count_of("n_samples")),
                 output("beta", Elem::f32, count_of("n_features")), scalar("n_samples", 1, 100000),
                 scalar("n_features", 1, 1000)};

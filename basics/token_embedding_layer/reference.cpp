@@ -78,9 +78,7 @@ const Problem &token_embedding_layer_problem() {
   static const Problem problem = [] {
     Problem p;
     p.name = "token_embedding_layer";
-    const CountFn tokens = [](const Case &c) {
-      return static_cast<std::size_t>(c["B"]) * static_cast<std::size_t>(c["T"]);
-    };
+    const CountFn tokens = count_of("B", "T");
     p.params = {
         input("token_ids", Elem::i32, tokens),
         input("position_ids", Elem::i32, count_of("T")),

@@ -1,13 +1,14 @@
 // matrix_power's library baseline and the judge's reference on CUDA: torch.linalg.matrix_power's
-// sequence of products (P = 2: A A; P = 3: (A A) A; P >= 4: binary decomposition from the lowest
-// bit, result = result z), each a cuBLAS SGEMM in FP32 (CUBLAS_DEFAULT_MATH: no TF32), the call
-// torch.matmul makes for two contiguous FP32 matrices. Row-major X Y is column-major Y^T X^T.
+// sequence of products (matrix_power/product_sequence.h), each a cuBLAS SGEMM in FP32
+// (CUBLAS_DEFAULT_MATH: no TF32), the call torch.matmul makes for two contiguous FP32 matrices.
+// Row-major X Y is column-major Y^T X^T.
 #include "bench/vendor_libraries.h"
 #include "device/library.h"
 #include "gpu/check.h"
 #include "gpu/device_scratch.h"
 #include "gpu/vendor.h"
 #include "harness/signature.h"
+#include "matrix_power/product_sequence.h"
 
 #include <cstddef>
 #include <vector>
@@ -24,54 +25,9 @@ void multiply(const float *x, const float *y, float *out, int n) {
 
 void cublas_matrix_power(const float *input, float *output, int N, int P) {
   static gpu::DeviceScratch scratch;
-  const std::size_t matrix = static_cast<std::size_t>(N) * N;
-  if (P <= 1) {
-    GPU_CHECK(
-        cudaMemcpyAsync(output, input, matrix * sizeof(float), cudaMemcpyDeviceToDevice, nullptr));
-    return;
-  }
-  if (P == 2) {
-    multiply(input, input, output, N);
-    return;
-  }
-  float *const slots = static_cast<float *>(scratch.reserve(3 * matrix * sizeof(float)));
-  if (P == 3) {
-    multiply(input, input, slots, N);
-    multiply(slots, input, output, N);
-    return;
-  }
-  const float *z = nullptr, *result = nullptr;
-  auto free_slot = [&] {
-    for (int s = 0;; ++s)
-      if (slots + s * matrix != z && slots + s * matrix != result)
-        return slots + s * matrix;
-  };
-  for (int n = P; n > 0;) {
-    const int bit = n % 2;
-    n /= 2;
-    if (z == nullptr) {
-      z = input;
-    } else {
-      float *const square = free_slot();
-      multiply(z, z, square, N);
-      z = square;
-    }
-    if (bit == 1) {
-      if (n == 0) {
-        if (result != nullptr)
-          multiply(result, z, output, N);
-        else
-          GPU_CHECK(cudaMemcpyAsync(output, z, matrix * sizeof(float), cudaMemcpyDeviceToDevice,
-                                    nullptr));
-      } else if (result != nullptr) {
-        float *const product = free_slot();
-        multiply(result, z, product, N);
-        result = product;
-      } else {
-        result = z;
-      }
-    }
-  }
+  matrix_power::power_by_products(
+      input, output, N, P, scratch,
+      [N](const float *x, const float *y, float *out) { multiply(x, y, out, N); });
 }
 
 } // namespace
