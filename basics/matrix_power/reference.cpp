@@ -7,9 +7,12 @@
 // product (sums of 512 terms of magnitude up to 100, then of 1e4) is far above the 1e-4 tolerance
 // where a result is near zero, so neither a double reference nor another sequence of products can
 // judge the output. The reference is therefore the judge's sequence with each product formed as
-// cuBLAS's FP32 kernel forms it: acc = fma(a[k], b[k], acc) over ascending k from 0, in FP32 (the
-// kit's GEMM promise, common/primitives/gemm.h). Every test is a bit-for-bit check.
+// cuBLAS's FP32 kernel for that size forms it (matrix_power/tuning.h): FMA chains
+// acc = fma(a[k], b[k], acc) over ascending k from 0 in FP32, one per element, or one per part
+// with the depth's slices of 8 dealt round-robin to the parts, summed in part order (the kit's GEMM
+// promise, common/primitives/gemm.h). Every test is a bit-for-bit check.
 #include "harness/spec.h"
+#include "matrix_power/tuning.h"
 
 #include <cmath>
 #include <cstddef>
@@ -21,18 +24,29 @@ namespace {
 
 using Matrix = std::vector<float>;
 
+// The depth of a slice of cuBLAS's sliced-depth kernel (gemm.h's SlicedTile).
+constexpr int kSliceDepth = 8;
+
 Matrix multiply(const Matrix &x, const Matrix &y, int n) {
   Matrix out(static_cast<std::size_t>(n) * n);
   std::vector<float> column(static_cast<std::size_t>(n));
+  const int parts = matrix_power::depth_parts(n);
+  std::vector<float> partial(static_cast<std::size_t>(parts));
   for (int j = 0; j < n; ++j) {
     for (int k = 0; k < n; ++k)
       column[k] = y[static_cast<std::size_t>(k) * n + j];
     for (int i = 0; i < n; ++i) {
       const float *row = &x[static_cast<std::size_t>(i) * n];
-      float acc = 0.0f;
-      for (int k = 0; k < n; ++k)
+      for (float &acc : partial)
+        acc = 0.0f;
+      for (int k = 0; k < n; ++k) {
+        float &acc = partial[(k / kSliceDepth) % parts];
         acc = std::fma(row[k], column[k], acc);
-      out[static_cast<std::size_t>(i) * n + j] = acc;
+      }
+      float sum = partial[0];
+      for (int p = 1; p < parts; ++p)
+        sum = static_cast<float>(sum + partial[p]);
+      out[static_cast<std::size_t>(i) * n + j] = sum;
     }
   }
   return out;

@@ -33,6 +33,14 @@
 //   from the first panel, the rest from the second (column c - stack_split), so two products
 //   that share A run as one grid; the epilogue decides where each column goes.
 //
+// The depth may be dealt to parts (Operands::depth_parts = S > 1): slice t of the inner dimension
+// (kTileDepth deep) goes to part t % S, each part is its own entry of the batch grid and its own
+// FMA chain from 0, and the epilogue stores part z % S of batch z / S as batch entry z (a Store
+// with a batch stride of one output plane writes S planes), which sum_parts() adds in part order.
+// This is the order of the sliced-depth SIMT kernels cuBLAS picks for some shapes (S slices of 8
+// dealt round-robin to the blocks of a split, then summed in order), so with kTileDepth 8 and the
+// same S a product matches cuBLAS's bit for bit (basics/matrix_power/README.md).
+//
 // Any sizes >= 1 work: loads outside the matrices read as zero and stores outside the output are
 // skipped. 16-byte global loads and stores are used only when every leading dimension, batch
 // stride and the column count are multiples of 4 floats, the depth too where an operand's rows run
@@ -112,7 +120,8 @@ struct Operands {
   int cols = 0;
   int depth = 0;
   int batches = 1;
-  int first_batch = 0; // set by launch(): grids of at most 65535 batches (blockIdx.z's extent)
+  int depth_parts = 1; // > 1: the depth's slices dealt round-robin to that many parts (see above)
+  int first_batch = 0; // set by launch(): grids of at most 65535 entries (blockIdx.z's extent)
 };
 
 inline bool aligned_16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
@@ -232,7 +241,11 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
   float *const shared = reinterpret_cast<float *>(shared_vectors);
 
   const int rows = ops.rows, cols = ops.cols, depth = ops.depth;
-  const int batch = ops.first_batch + static_cast<int>(blockIdx.z);
+  // The batch grid's entry: the epilogue's batch index; the operands' batch and the depth part.
+  const int entry = ops.first_batch + static_cast<int>(blockIdx.z);
+  const int parts = ops.depth_parts;
+  const int batch = entry / parts;
+  const int part = entry - batch * parts;
   const float *const a = ops.a + static_cast<std::size_t>(batch) * ops.a_batch_stride;
   const float *const b = ops.b + static_cast<std::size_t>(batch) * ops.b_batch_stride;
   const float *const b_second =
@@ -383,8 +396,11 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
     for (int j = 0; j < Shape::kThreadCols; ++j)
       acc[i][j] = 0.f;
 
-  const int slices = (depth + Shape::kTileDepth - 1) / Shape::kTileDepth;
-  load_slice(0);
+  // This part's slices: depth slices part, part + parts, part + 2 parts, ...
+  const int depth_slices = (depth + Shape::kTileDepth - 1) / Shape::kTileDepth;
+  const int slices = depth_slices > part ? (depth_slices - part + parts - 1) / parts : 0;
+  const int slice_step = parts * Shape::kTileDepth;
+  load_slice(part * Shape::kTileDepth);
   store_slice(0);
   __syncthreads();
 
@@ -393,7 +409,7 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
     // and zeros go to a stage nobody reads. Guarding it with "if there is a next slice" let the
     // compiler merge it with the guarded store below, which sank the global loads behind the
     // multiply and exposed their whole latency on every slice (seen in the SASS).
-    load_slice((slice + 1) * Shape::kTileDepth);
+    load_slice(part * Shape::kTileDepth + (slice + 1) * slice_step);
 
     const float *const a_tile = shared + (slice & 1) * Stage::kStageFloats;
     const float *const b_tile = a_tile + Shape::kTileDepth * Stage::kAStride;
@@ -458,7 +474,7 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
       };
       if (kVectorGlobal) {
         if (col < cols) {
-          float *const out = epilogue.at(batch, row, col);
+          float *const out = epilogue.at(entry, row, col);
           const float4 v =
               make_float4(value(0, out), value(1, out + 1), value(2, out + 2), value(3, out + 3));
           *reinterpret_cast<float4 *>(out) = v;
@@ -467,7 +483,7 @@ __global__ void __launch_bounds__(Shape::kThreads, KIT_GEMM_MIN_BLOCKS(Shape))
 #pragma unroll
         for (int j = 0; j < 4; ++j)
           if (col + j < cols) {
-            float *const out = epilogue.at(batch, row, col + j);
+            float *const out = epilogue.at(entry, row, col + j);
             *out = value(j, out);
           }
       }
@@ -499,13 +515,13 @@ void launch_with(const Operands &ops, const Epilogue &epilogue, cudaStream_t str
   const long long tiles =
       static_cast<long long>((ops.rows + Shape::kBlockRows - 1) / Shape::kBlockRows) *
       ((ops.cols + kOutCols - 1) / kOutCols);
-  constexpr int kMostBatchesPerGrid = 65535;
-  for (int first = 0; first < ops.batches; first += kMostBatchesPerGrid) {
+  constexpr int kMostEntriesPerGrid = 65535;
+  const int entries = ops.batches * ops.depth_parts;
+  for (int first = 0; first < entries; first += kMostEntriesPerGrid) {
     Operands part = ops;
     part.first_batch = first;
-    const int batches =
-        ops.batches - first < kMostBatchesPerGrid ? ops.batches - first : kMostBatchesPerGrid;
-    const dim3 grid(static_cast<unsigned>(tiles), 1, static_cast<unsigned>(batches));
+    const int count = entries - first < kMostEntriesPerGrid ? entries - first : kMostEntriesPerGrid;
+    const dim3 grid(static_cast<unsigned>(tiles), 1, static_cast<unsigned>(count));
     kernel<<<grid, Shape::kThreads, Stage::kSharedBytes, stream>>>(part, epilogue);
     GPU_CHECK_LAUNCH("gemm_kernel");
   }
@@ -513,16 +529,45 @@ void launch_with(const Operands &ops, const Epilogue &epilogue, cudaStream_t str
 
 // Launches the GEMM with the given tile shape on `stream` (asynchronous): for every batch z <
 // ops.batches, output (row, col) = epilogue(sum over k of A(z)[row, k] * B(z)[k, col]) in
-// ascending k, one FMA chain per element. The 16-byte path is taken when operands and epilogue
-// allow it. More than 65535 batches (the grid's z extent) take one launch per 65535.
+// ascending k, one FMA chain per element (per part with depth parts, see the top). The 16-byte
+// path is taken when operands and epilogue allow it. More than 65535 grid entries (batches times
+// parts: the grid's z extent) take one launch per 65535.
 template <class Shape, BLayout kLayout, Panels kPanels = Panels::One, class Epilogue>
 void launch(const Operands &ops, const Epilogue &epilogue, cudaStream_t stream) {
-  if (ops.rows <= 0 || ops.cols <= 0 || ops.batches <= 0)
+  if (ops.rows <= 0 || ops.cols <= 0 || ops.batches <= 0 || ops.depth_parts <= 0)
     return;
   if (operands_vector_ok<kLayout, kPanels>(ops) && epilogue.vector_ok())
     launch_with<Shape, kLayout, kPanels, true>(ops, epilogue, stream);
   else
     launch_with<Shape, kLayout, kPanels, false>(ops, epilogue, stream);
+}
+
+// out[i] = ((parts[0][i] + parts[1][i]) + parts[2][i]) + ... over `count` planes of `elements`
+// floats `plane` apart: the partial products of depth parts summed in part order, each addition
+// rounded to FP32.
+template <class T>
+__global__ void sum_parts_kernel(const T *parts, int count, std::size_t plane, std::size_t elements,
+                                 T *out) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       i < elements; i += stride) {
+    T sum = parts[i];
+    for (int p = 1; p < count; ++p)
+      sum = sum + parts[p * plane + i]; // not contracted: nothing to fuse with
+    out[i] = sum;
+  }
+}
+
+inline void sum_parts(const float *parts, int count, std::size_t plane, std::size_t elements,
+                      float *out, int multiprocessors, cudaStream_t stream) {
+  if (elements == 0)
+    return;
+  constexpr int kThreads = 256;
+  const std::size_t needed = (elements + kThreads - 1) / kThreads;
+  const std::size_t most = static_cast<std::size_t>(multiprocessors) * 8;
+  const unsigned blocks = static_cast<unsigned>(needed < most ? needed : most);
+  sum_parts_kernel<float><<<blocks, kThreads, 0, stream>>>(parts, count, plane, elements, out);
+  GPU_CHECK_LAUNCH("sum_parts_kernel");
 }
 
 } // namespace kit::gemm

@@ -22,6 +22,11 @@ using SmallTile = TileShape<64, 64, 16, 2, 2, 4>;
 // patches, for outputs too few to give every multiprocessor a larger tile. Not measured.
 using TinyTile = TileShape<32, 32, 16, 1, 1, 8>;
 
+// 64 x 64, slices 8 deep, 8 x 8 per thread, 64 threads: the small tile at the slice depth of
+// cuBLAS's sliced-depth SIMT kernels, for products that must match their order (depth parts, see
+// gemm.h). Not on pick_tile()'s list.
+using SlicedTile = TileShape<64, 64, 8, 2, 2, 4>;
+
 enum class TileClass { Large, Medium, Small, Tiny };
 
 // Blocks of a grid of `Shape` over rows x cols outputs (cols B-tile columns: twice the output

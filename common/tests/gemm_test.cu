@@ -5,13 +5,15 @@
 // and stacked panels, the store and scale-and-add epilogues; sizes 1, 31, 32, 33, 63, 64, 65 and
 // tile +- 1 in each dimension; leading dimensions wider than the matrices; odd leading dimensions
 // and pointers one float off 16 bytes, which take the scalar loads. Outputs are poisoned first, and
-// the elements between rows (ldc > cols) must keep their poison.
+// the elements between rows (ldc > cols) must keep their poison. Depth parts (the depth's slices
+// dealt round-robin to partial products summed in part order) against the same model per part.
 #include "gpu/check.h"
 #include "gpu/vendor.h"
 #include "primitives/gemm.h"
 #include "primitives/gemm_tuning.h"
 #include "testing/test_support.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -223,6 +225,70 @@ void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, 
   check.expect(bad == 0, what.c_str());
 }
 
+// Depth parts (Operands::depth_parts): each part's chain over its round-robin share of the depth
+// slices, the parts' planes summed in part order by sum_parts(), bit for bit against the host
+// model; one batch, the output's rows packed (sum_parts sums whole planes).
+template <class Shape>
+void check_parts(kit::test::Checker &check, std::mt19937 &rng, int rows, int cols, int depth,
+                 int parts, BLayout layout, const char *name) {
+  const std::size_t plane = static_cast<std::size_t>(rows) * cols;
+  std::vector<float> a(static_cast<std::size_t>(rows) * depth),
+      b(static_cast<std::size_t>(depth) * cols);
+  for (float &x : a)
+    x = random_float(rng);
+  for (float &x : b)
+    x = random_float(rng);
+  auto b_at = [&](int k, int col) {
+    return layout == BLayout::DepthByCols ? b[static_cast<std::size_t>(k) * cols + col]
+                                          : b[static_cast<std::size_t>(col) * depth + k];
+  };
+  std::vector<float> want(plane);
+  std::vector<float> partial(parts);
+  for (int r = 0; r < rows; ++r)
+    for (int col = 0; col < cols; ++col) {
+      std::fill(partial.begin(), partial.end(), 0.f);
+      for (int k = 0; k < depth; ++k) {
+        float &acc = partial[(k / Shape::kTileDepth) % parts];
+        acc = std::fma(a[static_cast<std::size_t>(r) * depth + k], b_at(k, col), acc);
+      }
+      volatile float sum = partial[0];
+      for (int p = 1; p < parts; ++p)
+        sum = sum + partial[p];
+      want[static_cast<std::size_t>(r) * cols + col] = sum;
+    }
+  kit::test::DeviceBuffer<float> d_a(a.size()), d_b(b.size()), d_parts(plane * parts), d_c(plane);
+  d_a.upload(a);
+  d_b.upload(b);
+  d_parts.poison();
+  d_c.poison();
+  kit::gemm::Operands ops;
+  ops.a = d_a.get();
+  ops.lda = depth;
+  ops.b = d_b.get();
+  ops.ldb = layout == BLayout::DepthByCols ? cols : depth;
+  ops.rows = rows;
+  ops.cols = cols;
+  ops.depth = depth;
+  ops.depth_parts = parts;
+  const kit::gemm::Store e{d_parts.get(), static_cast<std::size_t>(cols), plane};
+  if (layout == BLayout::DepthByCols)
+    kit::gemm::launch<Shape, BLayout::DepthByCols>(ops, e, nullptr);
+  else
+    kit::gemm::launch<Shape, BLayout::ColsByDepth>(ops, e, nullptr);
+  kit::gemm::sum_parts(d_parts.get(), parts, plane, plane, d_c.get(), 4, nullptr);
+  GPU_CHECK(cudaDeviceSynchronize());
+  const std::vector<float> got = d_c.download();
+  int bad = 0;
+  for (std::size_t i = 0; i < plane; ++i)
+    bad += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
+  char what[160];
+  std::snprintf(what, sizeof what, "%s %s depth parts=%d rows=%d cols=%d depth=%d", name,
+                layout == BLayout::DepthByCols ? "A*B" : "A*B^T", parts, rows, cols, depth);
+  if (bad > 0)
+    std::printf("  %s: %d wrong\n", what, bad);
+  check.expect(bad == 0, what);
+}
+
 template <class Shape>
 void check_shape(kit::test::Checker &check, std::mt19937 &rng, const char *name) {
   const int tr = Shape::kBlockRows, tc = Shape::kBlockCols, td = Shape::kTileDepth;
@@ -279,6 +345,13 @@ int main() {
   check_shape<kit::gemm::SmallTile>(check, rng, "small");
   check_shape<kit::gemm::MediumTile>(check, rng, "medium");
   check_shape<kit::gemm::LargeTile>(check, rng, "large");
+  check_shape<kit::gemm::SlicedTile>(check, rng, "sliced");
+  // Depth parts: more parts than slices, a ragged last slice, cuBLAS's four parts at N = 512.
+  for (BLayout layout : {BLayout::DepthByCols, BLayout::ColsByDepth})
+    for (int parts : {1, 2, 3, 4, 7})
+      for (int depth : {1, 8, 31, 65, 512})
+        check_parts<kit::gemm::SlicedTile>(check, rng, 65, 67, depth, parts, layout, "sliced");
+  check_parts<kit::gemm::SmallTile>(check, rng, 70, 64, 100, 3, BLayout::DepthByCols, "small");
   // The rule's picks at the LeetGPU sizes (132 multiprocessors, an H100 SXM or H200).
   using kit::gemm::pick_tile;
   using kit::gemm::TileClass;
