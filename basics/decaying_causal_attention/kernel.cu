@@ -103,13 +103,16 @@ __global__ void __launch_bounds__(kThreads)
   if (e >= squared)
     return;
   const int c = static_cast<int>(blockIdx.y);
+  // The earlier chunks whose weight is not 0, counted first (the same for the whole block), so
+  // that the loop below has no early exit and its loads can be issued ahead of the adds.
+  int count = 0;
+  while (count < c && decay(gamma, count * kChunk) != 0.0f)
+    ++count;
   float sum = 0.0f;
-  for (int earlier = c - 1; earlier >= 0; --earlier) {
-    const float w = decay(gamma, (c - 1 - earlier) * kChunk);
-    if (w == 0.0f)
-      break;
-    sum = fmaf(w, states[static_cast<std::size_t>(earlier) * squared + e], sum);
-  }
+#pragma unroll 8
+  for (int back = 0; back < count; ++back) // chunk c - 1 - back, nearest first
+    sum = fmaf(decay(gamma, back * kChunk),
+               states[static_cast<std::size_t>(c - 1 - back) * squared + e], sum);
   entering[static_cast<std::size_t>(c) * squared + e] = sum;
 }
 
@@ -178,6 +181,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   if (c > 0) {
     const float *const state = entering + static_cast<std::size_t>(c) * d * d;
+#pragma unroll 4
     for (int r = 0; r < d; ++r) {
 #pragma unroll
       for (int h = 0; h < kColHalves; ++h) {

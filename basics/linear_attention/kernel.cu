@@ -102,6 +102,7 @@ __global__ void combine_states(const float *__restrict__ partials, float *__rest
   if (e >= count)
     return;
   float sum = 0.0f;
+#pragma unroll 8
   for (int b = 0; b < blocks; ++b)
     sum += partials[static_cast<std::size_t>(b) * count + e];
   state[e] = sum;

@@ -100,6 +100,7 @@ __global__ void add_partials(const float *__restrict__ partials, float *__restri
   if (e >= count)
     return;
   float sum = partials[e];
+#pragma unroll 4
   for (int p = 1; p < parts; ++p)
     sum += partials[static_cast<std::size_t>(p) * count + e];
   out[e] = sum;
