@@ -6,18 +6,20 @@
 //
 // P and dS are materialised (M x N floats each: 128 MB at the judge's 8192 x 4096, affordable on
 // a data-centre GPU), in scratch kept from one call to the next: two M x N buffers X and Y. Every
-// product is the kit's SIMT SGEMM (common/primitives/gemm.h), whose A operand is rows x depth
-// row-major, so the two products over M (dV and dK) read P and dS transposed by a tiled
-// transpose first. Nine launches in stream order, no host synchronisation:
+// product is the kit's SIMT SGEMM (common/primitives/gemm.h). Its A operand is rows x depth
+// row-major, so the two products over M (dV = P^T dO, dK = dS^T Q) are formed transposed,
+// dV^T = dO^T P and dK^T = Q^T dS: A is then a transposed copy of the small dO or Q (M x d) and B
+// the M x N matrix as it lies, and the sum of the partial outputs (below) writes the transpose.
+// Launches in stream order, no host synchronisation:
 //   1. X = Q K^T, each product times 1 / sqrt(d) (torch's division by a scalar) in the epilogue;
 //   2. softmax_rows: X = P, a block per row (max, sum of exponentials, then exp(s - max) / sum);
-//   3. Y = P^T (transpose_tiles);  4. dV = Y dO;
+//   3. Q^T and dO^T (transpose_tiles);  4. dV = (dO^T X)^T;
 //   5. Y = dO V^T, the epilogue multiplying each product by P (Y = dP * P, torch's first term);
 //   6. gradient_rows: D_i = sum of row i of Y, then Y = (Y - P * D_i) / sqrt(d) = dS, a block
 //      per row;
-//   7. dQ = dS K;  8. X = dS^T (P is no longer needed);  9. dK = X Q.
-// The three products into d columns (dV, dQ, dK) have few output tiles for their long depth
-// (M or N): their depth is split into runs computed as a batch of the SGEMM into partial
+//   7. dQ = dS K;  8. dK = (Q^T Y)^T.
+// The three products into d columns or rows (dV, dQ, dK) have few output tiles for their long
+// depth (M or N): their depth is split into runs computed as a batch of the SGEMM into partial
 // outputs, summed in run order by add_partials (split_depth_product), so that every
 // multiprocessor gets blocks.
 #include "collectives/block.h"
@@ -93,9 +95,12 @@ __global__ void __launch_bounds__(kTransposeTile *kTransposeRowsPerPass)
       out[static_cast<std::size_t>(col0 + c) * rows + row0 + tx] = tile[tx][c];
 }
 
-// out[e] = sum over p < parts (in order) of partials[p * count + e].
-__global__ void add_partials(const float *__restrict__ partials, float *__restrict__ out,
-                             std::size_t count, int parts) {
+// The sum over p < parts (in order) of partials[p * rows * cols + e] for each element e = (r, c)
+// of a rows x cols matrix, written to out[e], or to out[c * rows + r] (the transpose) when
+// `transposed`.
+__global__ void add_partials(const float *__restrict__ partials, float *__restrict__ out, int rows,
+                             int cols, int parts, bool transposed) {
+  const std::size_t count = static_cast<std::size_t>(rows) * cols;
   const std::size_t e = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (e >= count)
     return;
@@ -103,7 +108,8 @@ __global__ void add_partials(const float *__restrict__ partials, float *__restri
 #pragma unroll 4
   for (int p = 1; p < parts; ++p)
     sum += partials[static_cast<std::size_t>(p) * count + e];
-  out[e] = sum;
+  const std::size_t r = e / cols, c = e % cols;
+  out[transposed ? c * rows + r : e] = sum;
 }
 
 // The SGEMM's epilogues.
@@ -174,37 +180,49 @@ DepthSplit split_for(int rows, int cols, int depth, int multiprocessors) {
   return {run, full, full + (depth - full * run > 0 ? 1 : 0)};
 }
 
-// out (rows x cols, row-major) = a (rows x depth) b (depth x cols, DepthByCols), the depth split
-// as split_for says; the runs' products go to `partials` (parts x rows x cols) and are summed in
-// run order. A single run writes out directly.
-void split_depth_product(const float *a, std::size_t lda, const float *b, std::size_t ldb,
-                         float *out, int rows, int cols, int depth, const DepthSplit &split,
-                         float *partials, int multiprocessors) {
+// The SGEMM over DepthByCols operands: a grid over few rows (d of them) with the 256-row tile
+// would leave half of each tile empty, so outputs of at most 128 rows take the 128 x 128 tile
+// when that still gives every multiprocessor a block; otherwise gemm_tuning.h's rule.
+template <class Epilogue>
+void launch_product(const kit::gemm::Operands &ops, const Epilogue &epilogue, int multiprocessors) {
   constexpr kit::gemm::BLayout kLayout = kit::gemm::BLayout::DepthByCols;
+  if (ops.rows <= kMedium && kit::gemm::tile_blocks<kit::gemm::MediumTile>(
+                                 ops.rows, ops.cols, ops.batches) >= multiprocessors)
+    kit::gemm::launch<kit::gemm::MediumTile, kLayout>(ops, epilogue, nullptr);
+  else
+    kit::gemm::launch_auto<kLayout>(ops, epilogue, multiprocessors, nullptr);
+}
+
+// a (rows x depth, row-major) times b (depth x cols, DepthByCols) into out: rows x cols
+// row-major, or its transpose (cols x rows) when `transposed`. The depth is split as split_for
+// says; the runs' products go to `partials` (parts x rows x cols) and add_partials sums them in
+// run order into out. A single run that needs no transpose writes out directly.
+void split_depth_product(const float *a, std::size_t lda, const float *b, std::size_t ldb,
+                         float *out, int rows, int cols, int depth, bool transposed,
+                         const DepthSplit &split, float *partials, int multiprocessors) {
   const std::size_t count = static_cast<std::size_t>(rows) * cols;
-  if (split.parts == 1) {
-    kit::gemm::launch_auto<kLayout>(product(a, lda, b, ldb, rows, cols, depth),
-                                    kit::gemm::Store{out, static_cast<std::size_t>(cols), 0},
-                                    multiprocessors, nullptr);
+  if (split.parts == 1 && !transposed) {
+    launch_product(product(a, lda, b, ldb, rows, cols, depth),
+                   kit::gemm::Store{out, static_cast<std::size_t>(cols), 0}, multiprocessors);
     return;
   }
   kit::gemm::Operands runs = product(a, lda, b, ldb, rows, cols, split.run);
   runs.a_batch_stride = static_cast<std::size_t>(split.run);
   runs.b_batch_stride = static_cast<std::size_t>(split.run) * ldb;
   runs.batches = split.full;
-  kit::gemm::launch_auto<kLayout>(runs,
-                                  kit::gemm::Store{partials, static_cast<std::size_t>(cols), count},
-                                  multiprocessors, nullptr);
+  if (split.full > 0)
+    launch_product(runs, kit::gemm::Store{partials, static_cast<std::size_t>(cols), count},
+                   multiprocessors);
   if (split.parts > split.full) {
     const std::size_t done = static_cast<std::size_t>(split.full) * split.run;
-    kit::gemm::launch_auto<kLayout>(
+    launch_product(
         product(a + done, lda, b + done * ldb, ldb, rows, cols, depth - static_cast<int>(done)),
         kit::gemm::Store{partials + split.full * count, static_cast<std::size_t>(cols), 0},
-        multiprocessors, nullptr);
+        multiprocessors);
   }
   constexpr int kThreads = 256;
   add_partials<<<static_cast<unsigned>((count + kThreads - 1) / kThreads), kThreads>>>(
-      partials, out, count, split.parts);
+      partials, out, rows, cols, split.parts, transposed);
   GPU_CHECK_LAUNCH("add_partials");
 }
 
@@ -225,10 +243,16 @@ extern "C" void solve(const float *Q, const float *K, const float *V, const floa
   static const int multiprocessors = kit::gpu::device_multiprocessors();
   static kit::gpu::DeviceScratch matrices, partial_scratch;
   const std::size_t square = static_cast<std::size_t>(M) * N;
-  // Two M x N buffers; Y starts on a 16-byte boundary.
-  float *const x = static_cast<float *>(matrices.reserve((2 * square + 4) * sizeof(float)));
-  float *const y = x + (square + 3) / 4 * 4;
-  const DepthSplit over_m = split_for(N, d, M, multiprocessors); // dV and dK: depth M
+  const std::size_t queries = static_cast<std::size_t>(M) * d;
+  // Two M x N buffers (P, then dS) and two d x M ones (Q^T, dO^T), each starting on a 16-byte
+  // boundary.
+  auto round4 = [](std::size_t n) { return (n + 3) / 4 * 4; };
+  float *const x = static_cast<float *>(
+      matrices.reserve((2 * round4(square) + 2 * round4(queries)) * sizeof(float)));
+  float *const y = x + round4(square);
+  float *const queries_t = y + round4(square);
+  float *const grad_out_t = queries_t + round4(queries);
+  const DepthSplit over_m = split_for(d, N, M, multiprocessors); // dV^T and dK^T: depth M
   const DepthSplit over_n = split_for(M, d, N, multiprocessors); // dQ: depth N
   const std::size_t partial_floats = std::max(static_cast<std::size_t>(over_m.parts) * N * d,
                                               static_cast<std::size_t>(over_n.parts) * M * d);
@@ -245,17 +269,19 @@ extern "C" void solve(const float *Q, const float *K, const float *V, const floa
                                       Scaled{x, ld_n, inv_scale}, multiprocessors, nullptr);
   softmax_rows<<<row_blocks, kRowThreads>>>(x, M, N);
   GPU_CHECK_LAUNCH("softmax_rows");
-  // 3-4. dV = P^T dO.
-  transpose(x, y, M, N);
-  split_depth_product(y, ld_m, dO, ld_d, dV, N, d, M, over_m, partials, multiprocessors);
+  // 3-4. dV = (dO^T P)^T.
+  transpose(Q, queries_t, M, d);
+  transpose(dO, grad_out_t, M, d);
+  split_depth_product(grad_out_t, ld_m, x, ld_n, dV, d, N, M, true, over_m, partials,
+                      multiprocessors);
   // 5-6. Y = dS.
   kit::gemm::launch_auto<kTransposed>(product(dO, ld_d, V, ld_d, M, N, d), TimesProbs{y, ld_n, x},
                                       multiprocessors, nullptr);
   gradient_rows<<<row_blocks, kRowThreads>>>(y, x, M, N, inv_scale);
   GPU_CHECK_LAUNCH("gradient_rows");
   // 7. dQ = dS K.
-  split_depth_product(y, ld_n, K, ld_d, dQ, M, d, N, over_n, partials, multiprocessors);
-  // 8-9. dK = dS^T Q.
-  transpose(y, x, M, N);
-  split_depth_product(x, ld_m, Q, ld_d, dK, N, d, M, over_m, partials, multiprocessors);
+  split_depth_product(y, ld_n, K, ld_d, dQ, M, d, N, false, over_n, partials, multiprocessors);
+  // 8. dK = (Q^T dS)^T.
+  split_depth_product(queries_t, ld_m, y, ld_n, dK, d, N, M, true, over_m, partials,
+                      multiprocessors);
 }
