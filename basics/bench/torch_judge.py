@@ -67,9 +67,71 @@ def convolution_1d():
         yield f"input_size={size},kernel_size={taps}", (size - taps + 1,), run, reference
 
 
+def linear_attention():
+    """phi = ELU + 1; output = (phi(Q) phi(K)^T V) / (phi(Q) . column sums of phi(K)); the
+    challenge's random cases: (M, d, bound)."""
+    for m, d, bound in [(128, 32, 0.1), (10000, 128, 100)]:
+        q, k, v = (uniform((m, d), -bound, bound) for _ in range(3))
+
+        def run(solve, out, q=q, k=k, v=v, m=m, d=d):
+            solve(*(ctypes.cast(t.data_ptr(), FLOAT_P) for t in (q, k, v, out)), m, d)
+
+        phi_q = torch.where(q > 0, q + 1, torch.exp(q))
+        phi_k = torch.where(k > 0, k + 1, torch.exp(k))
+        reference = (phi_q @ (phi_k.T @ v)) / (phi_q @ phi_k.sum(dim=0)).unsqueeze(-1)
+        yield f"M={m},d={d}, U(-{bound}, {bound})", (m, d), run, reference
+
+
+def decaying_causal_attention():
+    """((Q K^T) / sqrt(d) * gamma^(i - j) for j <= i, 0 above) V; the challenge's random cases:
+    (seq_len, d_model, gamma), randn inputs (Q and K zero in one)."""
+    cases = [(1, 4, 0.9, False), (2, 4, 0.5, False), (4, 8, 1.0, False), (4, 8, 0.1, False),
+             (8, 16, 0.9, True), (16, 16, 0.8, False), (32, 32, 0.9, False),
+             (64, 64, 0.8, False), (30, 32, 0.95, False), (100, 64, 0.9, False),
+             (4096, 64, 0.9, False)]
+    for n, d, gamma, zero_qk in cases:
+        q, k, v = (torch.randn(n, d, device="cuda") for _ in range(3))
+        if zero_qk:
+            q.zero_()
+            k.zero_()
+
+        def run(solve, out, q=q, k=k, v=v, n=n, d=d, gamma=gamma):
+            solve(*(ctypes.cast(t.data_ptr(), FLOAT_P) for t in (q, k, v, out)), n, d,
+                  ctypes.c_float(gamma))
+
+        positions = torch.arange(n, device="cuda", dtype=torch.float32)
+        distances = positions.unsqueeze(1) - positions.unsqueeze(0)
+        mask = torch.pow(gamma, distances.clamp(min=0)) * (distances >= 0).to(torch.float32)
+        reference = torch.matmul(torch.matmul(q, k.T) / d ** 0.5 * mask, v)
+        yield f"seq_len={n},d_model={d},gamma={gamma}", (n, d), run, reference
+
+
+def softmax_attention_backward():
+    """dQ, dK, dV of softmax(Q K^T / sqrt(d)) V for dO, in torch's explicit steps, the three
+    outputs laid end to end in one array; the challenge's random cases: (M, N, d), randn."""
+    for m, n, d in [(16, 16, 8), (64, 128, 32), (30, 15, 7), (100, 255, 50), (8192, 4096, 128)]:
+        q, k, v, grad_out = (torch.randn(rows, d, device="cuda") for rows in (m, n, n, m))
+
+        def run(solve, out, q=q, k=k, v=v, grad_out=grad_out, m=m, n=n, d=d):
+            parts = (out[:m * d], out[m * d:(m + n) * d], out[(m + n) * d:])
+            solve(*(ctypes.cast(t.data_ptr(), FLOAT_P) for t in (q, k, v, grad_out) + parts),
+                  m, n, d)
+
+        scale = d ** 0.5
+        p = torch.softmax(torch.matmul(q, k.t()) / scale, dim=1)
+        dp = torch.matmul(grad_out, v.t())
+        ds = (dp * p - p * (dp * p).sum(dim=1, keepdim=True)) / scale
+        reference = torch.cat([torch.matmul(ds, k).flatten(), torch.matmul(ds.t(), q).flatten(),
+                               torch.matmul(p.t(), grad_out).flatten()])
+        yield f"M={m},N={n},d={d}", ((m + 2 * n) * d,), run, reference
+
+
 PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
     "matrix_multiplication": (matrix_multiplication, 1e-4, 1e-4),
     "convolution_1d": (convolution_1d, 1e-4, 1e-4),
+    "linear_attention": (linear_attention, 1e-4, 1e-4),
+    "decaying_causal_attention": (decaying_causal_attention, 1e-3, 1e-3),
+    "softmax_attention_backward": (softmax_attention_backward, 1e-4, 1e-4),
 }
 
 
