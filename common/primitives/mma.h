@@ -49,17 +49,6 @@
 #include <cstdint>
 #include <type_traits>
 
-#if KIT_CUDA && !defined(KIT_PERSONA_GFX908) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#define KIT_MMA_NVIDIA 1
-#elif KIT_HIP && (defined(__gfx908__) || defined(__gfx90a__))
-#define KIT_MMA_MFMA 1 // the hardware instructions
-#elif defined(KIT_PERSONA_GFX908)
-#define KIT_MMA_MFMA 1
-#define KIT_MMA_MFMA_EMULATED 1 // the same code, each instruction emulated (persona)
-#else
-#define KIT_MMA_SIMT 1
-#endif
-
 namespace kit::mma {
 
 // The element kinds.
@@ -112,7 +101,9 @@ template <class T> __device__ __forceinline__ T load_shared(const void *p) {
 // =============================================================================================
 // NVIDIA: mma.sync and ldmatrix.
 // =============================================================================================
-#if defined(KIT_MMA_NVIDIA)
+// The implementation is chosen by the backend's own macros (so that an export for one compiler
+// keeps only its branch): NVIDIA sm_80+, then MFMA (gfx908, gfx90a, the persona), then FMAs.
+#if KIT_CUDA && !defined(KIT_PERSONA_GFX908) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 
 namespace detail {
 
@@ -267,11 +258,11 @@ template <Kind K> struct WarpTile {
 // =============================================================================================
 // AMD MFMA (gfx908 / gfx90a), and its emulation under the MI100 persona.
 // =============================================================================================
-#elif defined(KIT_MMA_MFMA)
+#elif (KIT_HIP && (defined(__gfx908__) || defined(__gfx90a__))) || defined(KIT_PERSONA_GFX908)
 
 namespace detail {
 
-#if defined(KIT_MMA_MFMA_EMULATED)
+#if defined(KIT_PERSONA_GFX908)
 template <class Accum> struct MfmaAccumulators { Accum v[16]; };
 
 // One 32x32x8 MFMA over the persona's 64-lane group, lane for lane as the ISA defines it. Each
