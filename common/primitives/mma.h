@@ -3,20 +3,18 @@
 // behind a logical interface that never shows the fragment layout.
 //
 // Interface (namespace kit::mma; every function is called by all lanes of a warp together):
-//   Kind::F16  fp16 x fp16 -> fp32 accumulators, Element = std::uint16_t (fp16 bits), kDepth = 16
-//   Kind::I8   int8 x int8 -> int32 accumulators, Element = std::int8_t,            kDepth = 32
-//   using Tile = kit::mma::WarpTile<Kind::F16>;    // Tile::Element, Tile::Accum, Tile::kDepth
+//   Kind::F16  fp16 x fp16 -> fp32 sums; Element = std::uint16_t (fp16 bits), kDepth = 16
+//   Kind::I8   int8 x int8 -> int32 sums; Element = std::int8_t, kDepth = 32
+//   using Tile = kit::mma::WarpTile<Kind::F16>;  // Tile::Element, Tile::Accum, Tile::kDepth
 //   Tile::Acc acc;  Tile::zero(acc);
-//   Tile::A a;  Tile::load_a(a, tile_a, lda);                       // A(r, k) = tile_a[r * lda +
-//   k] Tile::B b;  Tile::load_b<BLayout::DepthByCols>(b, tile_b, ldb); // B(k, c) = tile_b[k * ldb
-//   + c]
-//               Tile::load_b<BLayout::ColsByDepth>(b, tile_b, ldb); // B(k, c) = tile_b[c * ldb +
-//               k]
-//   Tile::mma(acc, a, b);                                           // acc += A B (32 x 32)
-//   Tile::visit(acc, f);   // f(row, col, value) for every element this lane holds, row/col < 32
+//   Tile::A a;  Tile::load_a(a, tile_a, lda);    // A(r, k) = tile_a[r * lda + k]
+//   Tile::B b;  Tile::load_b<BLayout::DepthByCols>(b, tile_b, ldb);  // B(k, c) = tile_b[k*ldb + c]
+//          or   Tile::load_b<BLayout::ColsByDepth>(b, tile_b, ldb);  // B(k, c) = tile_b[c*ldb + k]
+//   Tile::mma(acc, a, b);                        // acc += A B, 32 x 32
+//   Tile::visit(acc, f);  // f(row, col, value) for each element this lane holds; row, col < 32
 // The tiles lie in SHARED memory: the tile's start and every row start (ld * sizeof(Element) a
 // multiple of 16 bytes) are 16-byte aligned, and they stay unchanged until the mma() that consumes
-// the fragments (the SIMT fallback's fragments refer to them). Lanes hold disjoint accumulator
+// the fragments (the FMA fallback's fragments refer to them). Lanes hold disjoint accumulator
 // elements and together hold all 32 x 32; which lane holds which is the implementation's business.
 //
 // Implementations (chosen at compile time, the same interface and results up to the order of
@@ -30,16 +28,17 @@
 //   multiply-add"): A(i, k) in lane i + 32 * (k / 4), element k % 4 of its 4-wide operand; B(k, j)
 //   in lane j + 32 * (k / 4), element k % 4; D(i, j) in lane j + 32 * ((i / 4) % 2), accumulator
 //   register 4 * (i / 8) + i % 4.
-// - the MI100 persona (CUDA build, KIT_PERSONA_GFX908): the gfx908 code with each MFMA replaced by
-//   an emulation of that instruction over the 64-lane persona group (operands exchanged through
-//   the persona's per-lane shared-memory slots and its group barrier), so that the wave64
-//   fragment logic above runs, and is tested, on the NVIDIA GPU.
 // - anything else (NVIDIA before sm_80, AMD without MFMA): plain FMAs from the shared tiles, the
-//   accumulator element e * KIT_WARP_SIZE + lane (row-major over 32 x 32) in register e.
+//   accumulator element e * KIT_WARP_SIZE + lane (row-major over 32 x 32) in register e; its fp32
+//   sums are one fused multiply-add chain per element. The matrix units sum their products in an
+//   order of their own (exact products, fp32 sums). int32 sums are exact (they wrap on overflow,
+//   as the hardware's do).
 //
-// fp32 accumulation is one fused multiply-add chain per element on the fallback and the persona;
-// the matrix units sum their products in an order of their own (exact products, fp32 sums).
-// int32 accumulation is exact (wraps on overflow, as the hardware does).
+// Under the MI100 persona (CUDA build, KIT_PERSONA_GFX908) the gfx908 code is compiled with each
+// MFMA replaced by an emulation of that instruction over the 64-lane persona group (operands
+// exchanged through the persona's per-lane shared-memory slots and its group barrier; fp32 sums as
+// one fused multiply-add chain), so that the wave64 fragment logic above runs, and is tested, on
+// the NVIDIA GPU.
 #pragma once
 
 #include "gpu/half.h"
