@@ -67,9 +67,99 @@ def convolution_1d():
         yield f"input_size={size},kernel_size={taps}", (size - taps + 1,), run, reference
 
 
+def attn_w_linear_bias():
+    """softmax(Q K^T / sqrt(d) + alpha (i - j)) V, Q M x d, K and V N x d; the challenge's random
+    cases: (M, N, d, alpha, bound)."""
+    cases = [(64, 128, 32, -0.76, 0.1), (64, 128, 32, -0.3, 1), (2048, 2048, 1024, 0.5, 0.1)]
+    for m, n, d, alpha, bound in cases:
+        q = uniform((m, d), -bound, bound)
+        k, v = uniform((n, d), -bound, bound), uniform((n, d), -bound, bound)
+
+        def run(solve, out, q=q, k=k, v=v, m=m, n=n, d=d, alpha=alpha):
+            solve(ctypes.cast(q.data_ptr(), FLOAT_P), ctypes.cast(k.data_ptr(), FLOAT_P),
+                  ctypes.cast(v.data_ptr(), FLOAT_P), ctypes.cast(out.data_ptr(), FLOAT_P), m, n,
+                  d, ctypes.c_float(alpha))
+
+        bias = alpha * (torch.arange(m, device="cuda").unsqueeze(1) -
+                        torch.arange(n, device="cuda").unsqueeze(0))
+        reference = torch.softmax(torch.matmul(q, k.t()) / d**0.5 + bias, dim=1) @ v
+        yield f"M={m},N={n},d={d},alpha={alpha}, U(-{bound}, {bound})", (m, d), run, reference
+
+
+def grouped_query_attention():
+    """Query head h attends to K/V head h / (num_q_heads / num_kv_heads); the challenge's random
+    cases (standard normal): (num_q_heads, num_kv_heads, seq_len, head_dim)."""
+    cases = [(4, 1, 1, 8), (2, 1, 2, 4), (8, 2, 16, 32), (4, 2, 32, 64), (4, 2, 30, 32),
+             (6, 3, 100, 32), (8, 1, 255, 64), (8, 8, 64, 32), (8, 2, 128, 64),
+             (32, 8, 1024, 128)]
+    for heads, kv_heads, seq, dim in cases:
+        q = torch.randn(heads, seq, dim, device="cuda")
+        k = torch.randn(kv_heads, seq, dim, device="cuda")
+        v = torch.randn(kv_heads, seq, dim, device="cuda")
+
+        def run(solve, out, q=q, k=k, v=v, heads=heads, kv_heads=kv_heads, seq=seq, dim=dim):
+            solve(ctypes.cast(q.data_ptr(), FLOAT_P), ctypes.cast(k.data_ptr(), FLOAT_P),
+                  ctypes.cast(v.data_ptr(), FLOAT_P), ctypes.cast(out.data_ptr(), FLOAT_P), heads,
+                  kv_heads, seq, dim)
+
+        groups = heads // kv_heads
+        k_all, v_all = k.repeat_interleave(groups, dim=0), v.repeat_interleave(groups, dim=0)
+        scores = torch.bmm(q, k_all.transpose(1, 2)) * (1.0 / dim**0.5)
+        reference = torch.bmm(torch.softmax(scores, dim=-1), v_all)
+        yield (f"num_q_heads={heads},num_kv_heads={kv_heads},seq_len={seq},head_dim={dim}",
+               (heads, seq, dim), run, reference)
+
+
+def sliding_window_attn():
+    """Query i attends to the keys with |i - j| <= window_size; the challenge's random cases:
+    (M, d, window_size, bound)."""
+    cases = [(128, 32, 8, 0.1), (5000, 64, 16, 100)]
+    for m, d, window, bound in cases:
+        q, k, v = (uniform((m, d), -bound, bound) for _ in range(3))
+
+        def run(solve, out, q=q, k=k, v=v, m=m, d=d, window=window):
+            solve(ctypes.cast(q.data_ptr(), FLOAT_P), ctypes.cast(k.data_ptr(), FLOAT_P),
+                  ctypes.cast(v.data_ptr(), FLOAT_P), ctypes.cast(out.data_ptr(), FLOAT_P), m, d,
+                  window)
+
+        idx = torch.arange(m, device="cuda")
+        hidden = (idx[None, :] - idx[:, None]).abs() > window
+        scores = ((q @ k.T) / d**0.5).masked_fill(hidden, float("-inf"))
+        reference = torch.softmax(scores, dim=1) @ v
+        yield f"M={m},d={d},window_size={window}, U(-{bound}, {bound})", (m, d), run, reference
+
+
+def attention_with_sinks():
+    """Query i attends to the keys j <= i that are sinks (j < num_sinks) or in its causal window
+    (j > i - window_size); the challenge's random cases: (M, d, num_sinks, window_size, bound of
+    Q and K, bound of V)."""
+    cases = [(64, 32, 4, 16, 1, 1), (100, 48, 2, 32, 0.5, 1), (255, 64, 4, 1, 0.3, 1),
+             (512, 64, 4, 128, 0.2, 1), (1024, 128, 8, 256, 0.1, 1), (5000, 128, 4, 1024, 1, 1)]
+    for m, d, sinks, window, qk_bound, v_bound in cases:
+        q, k = uniform((m, d), -qk_bound, qk_bound), uniform((m, d), -qk_bound, qk_bound)
+        v = uniform((m, d), -v_bound, v_bound)
+
+        def run(solve, out, q=q, k=k, v=v, m=m, d=d, sinks=sinks, window=window):
+            solve(ctypes.cast(q.data_ptr(), FLOAT_P), ctypes.cast(k.data_ptr(), FLOAT_P),
+                  ctypes.cast(v.data_ptr(), FLOAT_P), ctypes.cast(out.data_ptr(), FLOAT_P), m, d,
+                  sinks, window)
+
+        i = torch.arange(m, device="cuda").unsqueeze(1)
+        j = torch.arange(m, device="cuda").unsqueeze(0)
+        allowed = (j <= i) & ((j < sinks) | (j >= i - window + 1))
+        scores = ((q @ k.T) / d**0.5).masked_fill(~allowed, float("-inf"))
+        reference = torch.softmax(scores, dim=-1) @ v
+        yield (f"M={m},d={d},num_sinks={sinks},window_size={window}, U(-{qk_bound}, {qk_bound})",
+               (m, d), run, reference)
+
+
 PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
     "matrix_multiplication": (matrix_multiplication, 1e-4, 1e-4),
     "convolution_1d": (convolution_1d, 1e-4, 1e-4),
+    "attn_w_linear_bias": (attn_w_linear_bias, 1e-4, 1e-4),
+    "grouped_query_attention": (grouped_query_attention, 1e-4, 1e-4),
+    "sliding_window_attn": (sliding_window_attn, 1e-5, 1e-5),
+    "attention_with_sinks": (attention_with_sinks, 1e-5, 1e-5),
 }
 
 
