@@ -1,7 +1,7 @@
 // torch's FP32 attention expression step by step on cuBLAS: the library baseline and, on CUDA,
 // the judge's reference for the GPU test of the problems whose judge writes attention as torch
 // operations (attn_w_linear_bias, grouped_query_attention, sliding_window_attn,
-// attention_with_sinks; their bench/library.cu). S = Q K^T by cublasSgemm (FP32,
+// attention_with_sinks: each one's basics/<name>/bench/library.cu). S = Q K^T by cublasSgemm (FP32,
 // CUBLAS_DEFAULT_MATH: no TF32), each row's logits from the problem's policy (the scaled score,
 // a bias, -inf where masked), torch's softmax of a row (the maximum, then exp(x - max) summed,
 // then exp(x - max) / sum), and O = P V by cublasSgemm. The scores live in device scratch,
