@@ -67,6 +67,73 @@ def convolution_1d():
         yield f"input_size={size},kernel_size={taps}", (size - taps + 1,), run, reference
 
 
+def attention_reference(q, k, v, scale, causal=False):
+    """The judges' FP32 attention expression: matmul, division by the scale, optional -inf above
+    the diagonal, softmax over rows, matmul."""
+    attn = torch.matmul(q, k.transpose(-2, -1)) / scale
+    if causal:
+        m = attn.shape[-1]
+        mask = torch.triu(torch.ones(m, m, device="cuda"), diagonal=1).bool()
+        attn = attn.masked_fill(mask, float("-inf"))
+    return torch.matmul(torch.softmax(attn, dim=-1), v)
+
+
+def softmax_attention():
+    """softmax(Q K^T / sqrt(d)) V; the challenge's random cases: (M, N, d, bound)."""
+    for m, n, d, bound in [(64, 128, 32, 0.1), (512, 256, 128, 0.1)]:
+        q, k, v = uniform((m, d), -bound, bound), uniform((n, d), -bound, bound), \
+            uniform((n, d), -bound, bound)
+
+        def run(solve, out, q=q, k=k, v=v, m=m, n=n, d=d):
+            solve(*(ctypes.cast(t.data_ptr(), FLOAT_P) for t in (q, k, v, out)), m, n, d)
+
+        yield f"M={m},N={n},d={d}", (m, d), run, attention_reference(q, k, v, d**0.5)
+
+
+def casual_attention():
+    """Causal softmax(Q K^T / sqrt(d)) V; the challenge's random cases: (M, d, bound)."""
+    for m, d, bound in [(128, 32, 0.1), (5000, 128, 1)]:
+        q, k, v = (uniform((m, d), -bound, bound) for _ in range(3))
+
+        def run(solve, out, q=q, k=k, v=v, m=m, d=d):
+            solve(*(ctypes.cast(t.data_ptr(), FLOAT_P) for t in (q, k, v, out)), m, d)
+
+        yield f"M={m},d={d}", (m, d), run, attention_reference(q, k, v, d**0.5, causal=True)
+
+
+def multi_head_attention():
+    """Per head (column slices of d_k = d_model / h), softmax(Q_h K_h^T / sqrt(d_k)) V_h, one head
+    at a time as the challenge's reference; its random cases: (N, d_model, h, bound)."""
+    for n, d_model, h, bound in [(4, 4, 4, 1), (32, 32, 8, 1), (1024, 1024, 16, 10)]:
+        q, k, v = (uniform((n, d_model), -bound, bound) for _ in range(3))
+        d_k = d_model // h
+        reference = torch.zeros(n, d_model, device="cuda")
+        for head in range(h):
+            cols = slice(head * d_k, (head + 1) * d_k)
+            reference[:, cols] = attention_reference(q[:, cols], k[:, cols], v[:, cols], d_k**0.5)
+
+        def run(solve, out, q=q, k=k, v=v, n=n, d_model=d_model, h=h):
+            solve(*(ctypes.cast(t.data_ptr(), FLOAT_P) for t in (q, k, v, out)), n, d_model, h)
+
+        yield f"N={n},d_model={d_model},h={h}", (n, d_model), run, reference
+
+
+def multi_head_cross_attention():
+    """Per head of [sequence, head, dimension] tensors, softmax(Q_h K_h^T / sqrt(D)) V_h (heads
+    moved to the front for batched products); cases (M, N, H, D, bound): ours and the performance
+    size, the distribution an assumption (the challenge's file was not available)."""
+    for m, n, h, d, bound in [(64, 128, 4, 32, 1), (1024, 2048, 16, 128, 1)]:
+        q = uniform((m, h, d), -bound, bound)
+        k, v = uniform((n, h, d), -bound, bound), uniform((n, h, d), -bound, bound)
+        reference = attention_reference(q.transpose(0, 1), k.transpose(0, 1), v.transpose(0, 1),
+                                        d**0.5).transpose(0, 1).contiguous()
+
+        def run(solve, out, q=q, k=k, v=v, m=m, n=n, h=h, d=d):
+            solve(*(ctypes.cast(t.data_ptr(), FLOAT_P) for t in (q, k, v, out)), m, n, h, d)
+
+        yield f"M={m},N={n},H={h},D={d}", (m, h, d), run, reference
+
+
 def attn_w_linear_bias():
     """softmax(Q K^T / sqrt(d) + alpha (i - j)) V, Q M x d, K and V N x d; the challenge's random
     cases: (M, N, d, alpha, bound)."""
@@ -156,6 +223,10 @@ def attention_with_sinks():
 PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
     "matrix_multiplication": (matrix_multiplication, 1e-4, 1e-4),
     "convolution_1d": (convolution_1d, 1e-4, 1e-4),
+    "softmax_attention": (softmax_attention, 1e-4, 1e-4),
+    "casual_attention": (casual_attention, 1e-5, 1e-5),
+    "multi_head_attention": (multi_head_attention, 1e-5, 1e-5),
+    "multi_head_cross_attention": (multi_head_cross_attention, 1e-4, 1e-4),
     "attn_w_linear_bias": (attn_w_linear_bias, 1e-4, 1e-4),
     "grouped_query_attention": (grouped_query_attention, 1e-4, 1e-4),
     "sliding_window_attn": (sliding_window_attn, 1e-5, 1e-5),
