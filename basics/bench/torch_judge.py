@@ -172,6 +172,159 @@ def fp16_batched_matmul():
             reference
 
 
+def attention_reference(q, k, v, scale, causal=False):
+    """The judges' FP32 attention expression: matmul, division by the scale, optional -inf above
+    the diagonal, softmax over rows, matmul."""
+    attn = torch.matmul(q, k.transpose(-2, -1)) / scale
+    if causal:
+        m = attn.shape[-1]
+        mask = torch.triu(torch.ones(m, m, device="cuda"), diagonal=1).bool()
+        attn = attn.masked_fill(mask, float("-inf"))
+    return torch.matmul(torch.softmax(attn, dim=-1), v)
+
+
+def softmax_attention():
+    """softmax(Q K^T / sqrt(d)) V; the challenge's random cases: (M, N, d, bound)."""
+    for m, n, d, bound in [(64, 128, 32, 0.1), (512, 256, 128, 0.1)]:
+        q, k, v = uniform((m, d), -bound, bound), uniform((n, d), -bound, bound), \
+            uniform((n, d), -bound, bound)
+
+        def run(solve, out, q=q, k=k, v=v, m=m, n=n, d=d):
+            solve(*(ctypes.cast(t.data_ptr(), FLOAT_P) for t in (q, k, v, out)), m, n, d)
+
+        yield f"M={m},N={n},d={d}", (m, d), run, attention_reference(q, k, v, d**0.5)
+
+
+def casual_attention():
+    """Causal softmax(Q K^T / sqrt(d)) V; the challenge's random cases: (M, d, bound)."""
+    for m, d, bound in [(128, 32, 0.1), (5000, 128, 1)]:
+        q, k, v = (uniform((m, d), -bound, bound) for _ in range(3))
+
+        def run(solve, out, q=q, k=k, v=v, m=m, d=d):
+            solve(*(ctypes.cast(t.data_ptr(), FLOAT_P) for t in (q, k, v, out)), m, d)
+
+        yield f"M={m},d={d}", (m, d), run, attention_reference(q, k, v, d**0.5, causal=True)
+
+
+def multi_head_attention():
+    """Per head (column slices of d_k = d_model / h), softmax(Q_h K_h^T / sqrt(d_k)) V_h, one head
+    at a time as the challenge's reference; its random cases: (N, d_model, h, bound)."""
+    for n, d_model, h, bound in [(4, 4, 4, 1), (32, 32, 8, 1), (1024, 1024, 16, 10)]:
+        q, k, v = (uniform((n, d_model), -bound, bound) for _ in range(3))
+        d_k = d_model // h
+        reference = torch.zeros(n, d_model, device="cuda")
+        for head in range(h):
+            cols = slice(head * d_k, (head + 1) * d_k)
+            reference[:, cols] = attention_reference(q[:, cols], k[:, cols], v[:, cols], d_k**0.5)
+
+        def run(solve, out, q=q, k=k, v=v, n=n, d_model=d_model, h=h):
+            solve(*(ctypes.cast(t.data_ptr(), FLOAT_P) for t in (q, k, v, out)), n, d_model, h)
+
+        yield f"N={n},d_model={d_model},h={h}", (n, d_model), run, reference
+
+
+def multi_head_cross_attention():
+    """Per head of [sequence, head, dimension] tensors, softmax(Q_h K_h^T / sqrt(D)) V_h (heads
+    moved to the front for batched products); cases (M, N, H, D, bound): ours and the performance
+    size, the distribution an assumption (the challenge's file was not available)."""
+    for m, n, h, d, bound in [(64, 128, 4, 32, 1), (1024, 2048, 16, 128, 1)]:
+        q = uniform((m, h, d), -bound, bound)
+        k, v = uniform((n, h, d), -bound, bound), uniform((n, h, d), -bound, bound)
+        reference = attention_reference(q.transpose(0, 1), k.transpose(0, 1), v.transpose(0, 1),
+                                        d**0.5).transpose(0, 1).contiguous()
+
+        def run(solve, out, q=q, k=k, v=v, m=m, n=n, h=h, d=d):
+            solve(*(ctypes.cast(t.data_ptr(), FLOAT_P) for t in (q, k, v, out)), m, n, h, d)
+
+        yield f"M={m},N={n},H={h},D={d}", (m, h, d), run, reference
+
+
+def attn_w_linear_bias():
+    """softmax(Q K^T / sqrt(d) + alpha (i - j)) V, Q M x d, K and V N x d; the challenge's random
+    cases: (M, N, d, alpha, bound)."""
+    cases = [(64, 128, 32, -0.76, 0.1), (64, 128, 32, -0.3, 1), (2048, 2048, 1024, 0.5, 0.1)]
+    for m, n, d, alpha, bound in cases:
+        q = uniform((m, d), -bound, bound)
+        k, v = uniform((n, d), -bound, bound), uniform((n, d), -bound, bound)
+
+        def run(solve, out, q=q, k=k, v=v, m=m, n=n, d=d, alpha=alpha):
+            solve(ctypes.cast(q.data_ptr(), FLOAT_P), ctypes.cast(k.data_ptr(), FLOAT_P),
+                  ctypes.cast(v.data_ptr(), FLOAT_P), ctypes.cast(out.data_ptr(), FLOAT_P), m, n,
+                  d, ctypes.c_float(alpha))
+
+        bias = alpha * (torch.arange(m, device="cuda").unsqueeze(1) -
+                        torch.arange(n, device="cuda").unsqueeze(0))
+        reference = torch.softmax(torch.matmul(q, k.t()) / d**0.5 + bias, dim=1) @ v
+        yield f"M={m},N={n},d={d},alpha={alpha}, U(-{bound}, {bound})", (m, d), run, reference
+
+
+def grouped_query_attention():
+    """Query head h attends to K/V head h / (num_q_heads / num_kv_heads); the challenge's random
+    cases (standard normal): (num_q_heads, num_kv_heads, seq_len, head_dim)."""
+    cases = [(4, 1, 1, 8), (2, 1, 2, 4), (8, 2, 16, 32), (4, 2, 32, 64), (4, 2, 30, 32),
+             (6, 3, 100, 32), (8, 1, 255, 64), (8, 8, 64, 32), (8, 2, 128, 64),
+             (32, 8, 1024, 128)]
+    for heads, kv_heads, seq, dim in cases:
+        q = torch.randn(heads, seq, dim, device="cuda")
+        k = torch.randn(kv_heads, seq, dim, device="cuda")
+        v = torch.randn(kv_heads, seq, dim, device="cuda")
+
+        def run(solve, out, q=q, k=k, v=v, heads=heads, kv_heads=kv_heads, seq=seq, dim=dim):
+            solve(ctypes.cast(q.data_ptr(), FLOAT_P), ctypes.cast(k.data_ptr(), FLOAT_P),
+                  ctypes.cast(v.data_ptr(), FLOAT_P), ctypes.cast(out.data_ptr(), FLOAT_P), heads,
+                  kv_heads, seq, dim)
+
+        groups = heads // kv_heads
+        k_all, v_all = k.repeat_interleave(groups, dim=0), v.repeat_interleave(groups, dim=0)
+        scores = torch.bmm(q, k_all.transpose(1, 2)) * (1.0 / dim**0.5)
+        reference = torch.bmm(torch.softmax(scores, dim=-1), v_all)
+        yield (f"num_q_heads={heads},num_kv_heads={kv_heads},seq_len={seq},head_dim={dim}",
+               (heads, seq, dim), run, reference)
+
+
+def sliding_window_attn():
+    """Query i attends to the keys with |i - j| <= window_size; the challenge's random cases:
+    (M, d, window_size, bound)."""
+    cases = [(128, 32, 8, 0.1), (5000, 64, 16, 100)]
+    for m, d, window, bound in cases:
+        q, k, v = (uniform((m, d), -bound, bound) for _ in range(3))
+
+        def run(solve, out, q=q, k=k, v=v, m=m, d=d, window=window):
+            solve(ctypes.cast(q.data_ptr(), FLOAT_P), ctypes.cast(k.data_ptr(), FLOAT_P),
+                  ctypes.cast(v.data_ptr(), FLOAT_P), ctypes.cast(out.data_ptr(), FLOAT_P), m, d,
+                  window)
+
+        idx = torch.arange(m, device="cuda")
+        hidden = (idx[None, :] - idx[:, None]).abs() > window
+        scores = ((q @ k.T) / d**0.5).masked_fill(hidden, float("-inf"))
+        reference = torch.softmax(scores, dim=1) @ v
+        yield f"M={m},d={d},window_size={window}, U(-{bound}, {bound})", (m, d), run, reference
+
+
+def attention_with_sinks():
+    """Query i attends to the keys j <= i that are sinks (j < num_sinks) or in its causal window
+    (j > i - window_size); the challenge's random cases: (M, d, num_sinks, window_size, bound of
+    Q and K, bound of V)."""
+    cases = [(64, 32, 4, 16, 1, 1), (100, 48, 2, 32, 0.5, 1), (255, 64, 4, 1, 0.3, 1),
+             (512, 64, 4, 128, 0.2, 1), (1024, 128, 8, 256, 0.1, 1), (5000, 128, 4, 1024, 1, 1)]
+    for m, d, sinks, window, qk_bound, v_bound in cases:
+        q, k = uniform((m, d), -qk_bound, qk_bound), uniform((m, d), -qk_bound, qk_bound)
+        v = uniform((m, d), -v_bound, v_bound)
+
+        def run(solve, out, q=q, k=k, v=v, m=m, d=d, sinks=sinks, window=window):
+            solve(ctypes.cast(q.data_ptr(), FLOAT_P), ctypes.cast(k.data_ptr(), FLOAT_P),
+                  ctypes.cast(v.data_ptr(), FLOAT_P), ctypes.cast(out.data_ptr(), FLOAT_P), m, d,
+                  sinks, window)
+
+        i = torch.arange(m, device="cuda").unsqueeze(1)
+        j = torch.arange(m, device="cuda").unsqueeze(0)
+        allowed = (j <= i) & ((j < sinks) | (j >= i - window + 1))
+        scores = ((q @ k.T) / d**0.5).masked_fill(~allowed, float("-inf"))
+        reference = torch.softmax(scores, dim=-1) @ v
+        yield (f"M={m},d={d},num_sinks={sinks},window_size={window}, U(-{qk_bound}, {qk_bound})",
+               (m, d), run, reference)
+
+
 PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
     "matrix_multiplication": (matrix_multiplication, 1e-4, 1e-4),
     "convolution_1d": (convolution_1d, 1e-4, 1e-4),
@@ -180,6 +333,14 @@ PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
     "softmax_attention_backward": (softmax_attention_backward, 1e-4, 1e-4),
     "gemm": (gemm, 0.05, 0.05),
     "fp16_batched_matmul": (fp16_batched_matmul, 0.05, 0.05),
+    "softmax_attention": (softmax_attention, 1e-4, 1e-4),
+    "casual_attention": (casual_attention, 1e-5, 1e-5),
+    "multi_head_attention": (multi_head_attention, 1e-5, 1e-5),
+    "multi_head_cross_attention": (multi_head_cross_attention, 1e-4, 1e-4),
+    "attn_w_linear_bias": (attn_w_linear_bias, 1e-4, 1e-4),
+    "grouped_query_attention": (grouped_query_attention, 1e-4, 1e-4),
+    "sliding_window_attn": (sliding_window_attn, 1e-5, 1e-5),
+    "attention_with_sinks": (attention_with_sinks, 1e-5, 1e-5),
 }
 
 
