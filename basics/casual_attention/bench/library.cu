@@ -1,0 +1,30 @@
+// casual_attention's library baseline and the judge's reference on CUDA: torch's FP32 expression
+// composed from cuBLAS (basics/bench/cublas_attention.h): cublasSgemm for the scores, the row
+// softmax of the scaled scores, cublasSgemm for the weighted sum of V.
+#include "bench/cublas_attention.h"
+#include "device/library.h"
+#include "harness/signature.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace kit::basics {
+namespace {
+
+void cublas_casual_attention(const float *Q, const float *K, const float *V, float *output, int M,
+                             int d) {
+  cublas_attention(Q, K, V, output, M, M, d, 1, static_cast<std::size_t>(d), 0, true);
+}
+
+} // namespace
+
+std::vector<Solver> library_baselines() {
+  return {solver("cuBLAS SGEMM + masked softmax + SGEMM (FP32, no TF32)", cublas_casual_attention)};
+}
+
+Solver library_judge_reference() {
+  return solver("cuBLAS SGEMM + masked softmax + SGEMM (FP32, no TF32) (torch's expression)",
+                cublas_casual_attention);
+}
+
+} // namespace kit::basics
