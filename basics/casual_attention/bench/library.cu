@@ -13,7 +13,9 @@ namespace {
 
 void cublas_casual_attention(const float *Q, const float *K, const float *V, float *output, int M,
                              int d) {
-  cublas_attention(Q, K, V, output, M, M, d, 1, static_cast<std::size_t>(d), 0, true);
+  cublas_attention(
+      kit::flash::Shape{M, M, d, 1}, kit::flash::single_head(Q, K, V, output, d),
+      kit::flash::Scores<>{kit::flash::torch_scale(d), kit::flash::Visibility::causal()});
 }
 
 } // namespace

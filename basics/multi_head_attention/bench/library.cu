@@ -14,8 +14,9 @@ namespace {
 void cublas_multi_head_attention(const float *Q, const float *K, const float *V, float *output,
                                  int N, int d_model, int h) {
   const int d_k = d_model / h;
-  cublas_attention(Q, K, V, output, N, N, d_k, h, static_cast<std::size_t>(d_model),
-                   static_cast<std::size_t>(d_k), false);
+  cublas_attention(
+      kit::flash::Shape{N, N, d_k, h}, kit::flash::interleaved_heads(Q, K, V, output, h, h, d_k),
+      kit::flash::Scores<>{kit::flash::torch_scale(d_k), kit::flash::Visibility::all()});
 }
 
 } // namespace

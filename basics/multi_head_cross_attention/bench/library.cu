@@ -13,8 +13,9 @@ namespace {
 
 void cublas_multi_head_cross_attention(const float *Q, const float *K, const float *V,
                                        float *output, int M, int N, int H, int D) {
-  cublas_attention(Q, K, V, output, M, N, D, H, static_cast<std::size_t>(H) * D,
-                   static_cast<std::size_t>(D), false);
+  cublas_attention(kit::flash::Shape{M, N, D, H},
+                   kit::flash::interleaved_heads(Q, K, V, output, H, H, D),
+                   kit::flash::Scores<>{kit::flash::torch_scale(D), kit::flash::Visibility::all()});
 }
 
 } // namespace

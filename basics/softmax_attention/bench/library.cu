@@ -13,7 +13,8 @@ namespace {
 
 void cublas_softmax_attention(const float *Q, const float *K, const float *V, float *output, int M,
                               int N, int d) {
-  cublas_attention(Q, K, V, output, M, N, d, 1, static_cast<std::size_t>(d), 0, false);
+  cublas_attention(kit::flash::Shape{M, N, d, 1}, kit::flash::single_head(Q, K, V, output, d),
+                   kit::flash::Scores<>{kit::flash::torch_scale(d), kit::flash::Visibility::all()});
 }
 
 } // namespace
