@@ -35,12 +35,14 @@ ARRAY_TYPES = {
     "unsigned int": ("u32", "unsigned int", "unsigned int"),
     "unsigned": ("u32", "unsigned int", "unsigned int"),
     "unsigned char": ("u8", "unsigned char", "unsigned char"),
+    "int8_t": ("i8", "std::int8_t", "std::int8_t"),
+    "signed char": ("i8", "signed char", "signed char"),
 }
 SCALAR_TYPES = ("int", "float")
 ELEM_ENUM = {"f32": "Elem::f32", "f16": "Elem::f16", "i32": "Elem::i32", "u32": "Elem::u32",
-             "u8": "Elem::u8"}
-BINDABLE = ("solve's parameters are pointers to float, __half, int, unsigned int or unsigned "
-            "char, or int or float scalars (basics/harness/signature.h)")
+             "u8": "Elem::u8", "i8": "Elem::i8"}
+BINDABLE = ("solve's parameters are pointers to float, __half, int, unsigned int, unsigned "
+            "char or int8_t, or int or float scalars (basics/harness/signature.h)")
 PARAMETER = re.compile(r"^(const\s+)?([A-Za-z_][A-Za-z_ ]*?)\s*(\*?)\s*([A-Za-z_]\w*)$")
 NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 # Folders of the kit that a problem may not be named after.
@@ -321,7 +323,8 @@ def scaffold_leetgpu(root, args):
                       ("integers(0, 255)" if p.elem == "u8" else "integers(0, 100)")
                       for p in inputs)
     has_half = any(p.elem == "f16" for p in params if p.is_pointer)
-    includes = ["<cstdint>"] if has_half else []
+    has_int8 = any(p.elem == "i8" for p in params if p.is_pointer)
+    includes = ["<cstdint>"] if has_half or has_int8 else []
     includes += ["<stdexcept>", "<vector>"]
     values = {
         "NAME": name,
