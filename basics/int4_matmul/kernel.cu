@@ -60,8 +60,10 @@ __global__ void __launch_bounds__(kSimtThreads)
     int4_gemm_simt(const __half *__restrict__ x, const unsigned char *__restrict__ w_q,
                    const __half *__restrict__ scales, __half *__restrict__ y, int M, int N, int K,
                    int group_size) {
-  __shared__ float x_tile[kSimtDepth][kSimtTile]; // x_tile[k][m]
-  __shared__ float w_tile[kSimtDepth][kSimtTile]; // w_tile[k][n]
+  // x_tile[k][m], w_tile[k][n]; one float of padding per row, so that the stores (consecutive
+  // threads along k) fall in distinct banks.
+  __shared__ float x_tile[kSimtDepth][kSimtTile + 1];
+  __shared__ float w_tile[kSimtDepth][kSimtTile + 1];
   const int tx = static_cast<int>(threadIdx.x) % 16, ty = static_cast<int>(threadIdx.x) / 16;
   const int row0 = static_cast<int>(blockIdx.y) * kSimtTile;
   const int col0 = static_cast<int>(blockIdx.x) * kSimtTile;
