@@ -67,6 +67,54 @@ def convolution_1d():
         yield f"input_size={size},kernel_size={taps}", (size - taps + 1,), run, reference
 
 
+def gemm():
+    """C = alpha A B + beta C on fp16 (A M x K, B K x N, C M x N, C read and overwritten), the
+    judge's way: float32 copies multiplied, scaled and added in float32, rounded to fp16. The
+    challenge's random cases: (M, N, K, alpha, beta, bound of A and B, bound of C or None for
+    zeros). The fp16 result is compared as float32."""
+    half_p = ctypes.POINTER(ctypes.c_uint16)
+    cases = [(16, 16, 16, 1.0, 0.0, 1.0, None), (16, 16, 16, 1.0, 1.0, 0.5, 0.5),
+             (32, 16, 16, 0.5, 0.5, 1.0, 1.0), (16, 32, 16, 1.0, 1.0, 1.0, 1.0),
+             (16, 16, 32, 0.0, 1.0, 1.0, 1.0), (1024, 1024, 1024, 1.0, 1.0, 1.0, 1.0)]
+    for m, n, k, alpha, beta, bound, c_bound in cases:
+        a = uniform((m, k), -bound, bound).half()
+        b = uniform((k, n), -bound, bound).half()
+        c = (uniform((m, n), -c_bound, c_bound) if c_bound else torch.zeros(m, n,
+                                                                             device="cuda")).half()
+        reference = (alpha * torch.matmul(a.float(), b.float()) + beta * c.float()).half().float()
+
+        def run(solve, out, a=a, b=b, c=c, m=m, n=n, k=k, alpha=alpha, beta=beta):
+            c_inout = c.clone()
+            solve(ctypes.cast(a.data_ptr(), half_p), ctypes.cast(b.data_ptr(), half_p),
+                  ctypes.cast(c_inout.data_ptr(), half_p), m, n, k, ctypes.c_float(alpha),
+                  ctypes.c_float(beta))
+            out.copy_(c_inout.float())
+
+        yield f"M={m},N={n},K={k},alpha={alpha},beta={beta}", (m, n), run, reference
+
+
+def fp16_batched_matmul():
+    """C[b] = A[b] B[b] on fp16 (BATCH x M x K times BATCH x K x N), the judge's way: float32
+    copies multiplied with torch.bmm, rounded to fp16. The challenge's random cases: (BATCH, M,
+    N, K, bound). The fp16 result (NaN-filled first) is compared as float32."""
+    half_p = ctypes.POINTER(ctypes.c_uint16)
+    cases = [(4, 2, 2, 2, 1.0), (8, 4, 3, 2, 5.0), (16, 16, 16, 16, 1.0), (2, 8, 6, 4, 5.0),
+             (32, 256, 256, 256, 5.0)]
+    for batch, m, n, k, bound in cases:
+        a = uniform((batch, m, k), -bound, bound).half()
+        b = uniform((batch, k, n), -bound, bound).half()
+        reference = torch.bmm(a.float(), b.float()).half().float()
+
+        def run(solve, out, a=a, b=b, batch=batch, m=m, n=n, k=k):
+            c = torch.full((batch, m, n), float("nan"), device="cuda", dtype=torch.float16)
+            solve(ctypes.cast(a.data_ptr(), half_p), ctypes.cast(b.data_ptr(), half_p),
+                  ctypes.cast(c.data_ptr(), half_p), batch, m, n, k)
+            out.copy_(c.float())
+
+        yield f"BATCH={batch},M={m},N={n},K={k}, U(-{bound}, {bound})", (batch, m, n), run, \
+            reference
+
+
 INT8_P = ctypes.POINTER(ctypes.c_int8)
 UINT8_P = ctypes.POINTER(ctypes.c_uint8)
 HALF_P = ctypes.POINTER(ctypes.c_uint16)
@@ -127,9 +175,12 @@ def int4_matmul():
         yield (f"M={m},N={n},K={k},group_size={group}", (m, n), run,
                (x.float() @ w.T).half().float())
 
+
 PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
     "matrix_multiplication": (matrix_multiplication, 1e-4, 1e-4),
     "convolution_1d": (convolution_1d, 1e-4, 1e-4),
+    "gemm": (gemm, 0.05, 0.05),
+    "fp16_batched_matmul": (fp16_batched_matmul, 0.05, 0.05),
     "int8_quantized_matmul": (int8_quantized_matmul, 0, 0),
     "int4_matmul": (int4_matmul, 0.01, 0.01),
 }

@@ -433,6 +433,30 @@ def speculative_decoding_verification():
     return run, 50
 
 
+def gemm():
+    # The judge's reference expression at its performance case: C = alpha A B + beta C with A, B, C
+    # 1024 x 1024 fp16, computed on float32 copies (FP32 matmul, TF32 off) and rounded to fp16,
+    # alpha = beta = 1.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    a = torch.empty(1024, 1024, device="cuda").uniform_(-1, 1).half()
+    b = torch.empty(1024, 1024, device="cuda").uniform_(-1, 1).half()
+    c = torch.empty(1024, 1024, device="cuda").uniform_(-1, 1).half()
+    out = torch.empty_like(c)  # the judge writes into C; a copy keeps C's values the same each run
+
+    def run():
+        out.copy_((1.0 * torch.matmul(a.float(), b.float()) + 1.0 * c.float()).half())
+
+    return run, 50
+
+
+def fp16_batched_matmul():
+    # The judge's reference expression at its performance case: torch.bmm of float32 copies of 32
+    # pairs of 256 x 256 fp16 matrices (TF32 off), rounded to fp16.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    a = torch.empty(32, 256, 256, device="cuda").uniform_(-5, 5).half()
+    b = torch.empty(32, 256, 256, device="cuda").uniform_(-5, 5).half()
+    return (lambda: torch.bmm(a.float(), b.float()).half()), 50
+
 def int8_quantized_matmul():
     # The judge's performance case: A 8192 x 2048 and B 2048 x 4096 int8, scales 0.1, 0.1, 0.01,
     # zero points 0, in the challenge's own expression: the shifted operands in FP32 (no TF32), an
@@ -499,6 +523,8 @@ PROBLEMS = {
     "parallel_merge": parallel_merge,
     "top_p_sampling": top_p_sampling,
     "speculative_decoding_verification": speculative_decoding_verification,
+    "gemm": gemm,
+    "fp16_batched_matmul": fp16_batched_matmul,
     "int8_quantized_matmul": int8_quantized_matmul,
     "int4_matmul": int4_matmul,
 }

@@ -3,20 +3,18 @@
 // behind a logical interface that never shows the fragment layout.
 //
 // Interface (namespace kit::mma; every function is called by all lanes of a warp together):
-//   Kind::F16  fp16 x fp16 -> fp32 accumulators, Element = std::uint16_t (fp16 bits), kDepth = 16
-//   Kind::I8   int8 x int8 -> int32 accumulators, Element = std::int8_t,            kDepth = 32
-//   using Tile = kit::mma::WarpTile<Kind::F16>;    // Tile::Element, Tile::Accum, Tile::kDepth
+//   Kind::F16  fp16 x fp16 -> fp32 sums; Element = std::uint16_t (fp16 bits), kDepth = 16
+//   Kind::I8   int8 x int8 -> int32 sums; Element = std::int8_t, kDepth = 32
+//   using Tile = kit::mma::WarpTile<Kind::F16>;  // Tile::Element, Tile::Accum, Tile::kDepth
 //   Tile::Acc acc;  Tile::zero(acc);
-//   Tile::A a;  Tile::load_a(a, tile_a, lda);                       // A(r, k) = tile_a[r * lda +
-//   k] Tile::B b;  Tile::load_b<BLayout::DepthByCols>(b, tile_b, ldb); // B(k, c) = tile_b[k * ldb
-//   + c]
-//               Tile::load_b<BLayout::ColsByDepth>(b, tile_b, ldb); // B(k, c) = tile_b[c * ldb +
-//               k]
-//   Tile::mma(acc, a, b);                                           // acc += A B (32 x 32)
-//   Tile::visit(acc, f);   // f(row, col, value) for every element this lane holds, row/col < 32
+//   Tile::A a;  Tile::load_a(a, tile_a, lda);    // A(r, k) = tile_a[r * lda + k]
+//   Tile::B b;  Tile::load_b<BLayout::DepthByCols>(b, tile_b, ldb);  // B(k, c) = tile_b[k*ldb + c]
+//          or   Tile::load_b<BLayout::ColsByDepth>(b, tile_b, ldb);  // B(k, c) = tile_b[c*ldb + k]
+//   Tile::mma(acc, a, b);                        // acc += A B, 32 x 32
+//   Tile::visit(acc, f);  // f(row, col, value) for each element this lane holds; row, col < 32
 // The tiles lie in SHARED memory: the tile's start and every row start (ld * sizeof(Element) a
 // multiple of 16 bytes) are 16-byte aligned, and they stay unchanged until the mma() that consumes
-// the fragments (the SIMT fallback's fragments refer to them). Lanes hold disjoint accumulator
+// the fragments (the FMA fallback's fragments refer to them). Lanes hold disjoint accumulator
 // elements and together hold all 32 x 32; which lane holds which is the implementation's business.
 //
 // Implementations (chosen at compile time, the same interface and results up to the order of
@@ -30,16 +28,17 @@
 //   multiply-add"): A(i, k) in lane i + 32 * (k / 4), element k % 4 of its 4-wide operand; B(k, j)
 //   in lane j + 32 * (k / 4), element k % 4; D(i, j) in lane j + 32 * ((i / 4) % 2), accumulator
 //   register 4 * (i / 8) + i % 4.
-// - the MI100 persona (CUDA build, KIT_PERSONA_GFX908): the gfx908 code with each MFMA replaced by
-//   an emulation of that instruction over the 64-lane persona group (operands exchanged through
-//   the persona's per-lane shared-memory slots and its group barrier), so that the wave64
-//   fragment logic above runs, and is tested, on the NVIDIA GPU.
 // - anything else (NVIDIA before sm_80, AMD without MFMA): plain FMAs from the shared tiles, the
-//   accumulator element e * KIT_WARP_SIZE + lane (row-major over 32 x 32) in register e.
+//   accumulator element e * KIT_WARP_SIZE + lane (row-major over 32 x 32) in register e; its fp32
+//   sums are one fused multiply-add chain per element. The matrix units sum their products in an
+//   order of their own (exact products, fp32 sums). int32 sums are exact (they wrap on overflow,
+//   as the hardware's do).
 //
-// fp32 accumulation is one fused multiply-add chain per element on the fallback and the persona;
-// the matrix units sum their products in an order of their own (exact products, fp32 sums).
-// int32 accumulation is exact (wraps on overflow, as the hardware does).
+// Under the MI100 persona (CUDA build, KIT_PERSONA_GFX908) the gfx908 code is compiled with each
+// MFMA replaced by an emulation of that instruction over the 64-lane persona group (operands
+// exchanged through the persona's per-lane shared-memory slots and its group barrier; fp32 sums as
+// one fused multiply-add chain), so that the wave64 fragment logic above runs, and is tested, on
+// the NVIDIA GPU.
 #pragma once
 
 #include "gpu/half.h"
@@ -48,17 +47,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-
-#if KIT_CUDA && !defined(KIT_PERSONA_GFX908) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#define KIT_MMA_NVIDIA 1
-#elif KIT_HIP && (defined(__gfx908__) || defined(__gfx90a__))
-#define KIT_MMA_MFMA 1 // the hardware instructions
-#elif defined(KIT_PERSONA_GFX908)
-#define KIT_MMA_MFMA 1
-#define KIT_MMA_MFMA_EMULATED 1 // the same code, each instruction emulated (persona)
-#else
-#define KIT_MMA_SIMT 1
-#endif
 
 namespace kit::mma {
 
@@ -112,7 +100,9 @@ template <class T> __device__ __forceinline__ T load_shared(const void *p) {
 // =============================================================================================
 // NVIDIA: mma.sync and ldmatrix.
 // =============================================================================================
-#if defined(KIT_MMA_NVIDIA)
+// The implementation is chosen by the backend's own macros (so that an export for one compiler
+// keeps only its branch): NVIDIA sm_80+, then MFMA (gfx908, gfx90a, the persona), then FMAs.
+#if KIT_CUDA && !defined(KIT_PERSONA_GFX908) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 
 namespace detail {
 
@@ -267,11 +257,11 @@ template <Kind K> struct WarpTile {
 // =============================================================================================
 // AMD MFMA (gfx908 / gfx90a), and its emulation under the MI100 persona.
 // =============================================================================================
-#elif defined(KIT_MMA_MFMA)
+#elif (KIT_HIP && (defined(__gfx908__) || defined(__gfx90a__))) || defined(KIT_PERSONA_GFX908)
 
 namespace detail {
 
-#if defined(KIT_MMA_MFMA_EMULATED)
+#if defined(KIT_PERSONA_GFX908)
 template <class Accum> struct MfmaAccumulators { Accum v[16]; };
 
 // One 32x32x8 MFMA over the persona's 64-lane group, lane for lane as the ISA defines it. Each
