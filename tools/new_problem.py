@@ -43,7 +43,7 @@ ELEM_ENUM = {"f32": "Elem::f32", "f16": "Elem::f16", "i32": "Elem::i32", "u32": 
              "u8": "Elem::u8", "i8": "Elem::i8"}
 BINDABLE = ("solve's parameters are pointers to float, __half, int, unsigned int, unsigned "
             "char or int8_t, or int or float scalars (basics/harness/signature.h)")
-PARAMETER = re.compile(r"^(const\s+)?([A-Za-z_][A-Za-z_ ]*?)\s*(\*?)\s*([A-Za-z_]\w*)$")
+PARAMETER = re.compile(r"^(const\s+)?([A-Za-z_][A-Za-z0-9_ ]*?)\s*(\*?)\s*([A-Za-z_]\w*)$")
 NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 # Folders of the kit that a problem may not be named after.
 RESERVED = {"basics", "common", "cmake", "docs", "testcases", "verify", "tools", "build",
@@ -334,7 +334,8 @@ def scaffold_leetgpu(root, args):
         "RTOL": format_number(args.rtol),
         "DEVICE_PARAMS": ", ".join(p.declaration(host=False) for p in params),
         "HOST_PARAMS": ", ".join(p.declaration(host=True) for p in params),
-        "HALF_INCLUDE": LEETGPU_HALF_INCLUDE if has_half else "",
+        "HALF_INCLUDE": (LEETGPU_HALF_INCLUDE if has_half else "") +
+                        ("\n#include <cstdint>\n" if has_int8 else ""),
         "HALF_NOTE": (" (an f16 array is its IEEE half bits, harness/half.h converts them)"
                       if has_half else ""),
         "INCLUDES": "".join(f"#include {i}\n" for i in includes),
