@@ -35,13 +35,15 @@ ARRAY_TYPES = {
     "unsigned int": ("u32", "unsigned int", "unsigned int"),
     "unsigned": ("u32", "unsigned int", "unsigned int"),
     "unsigned char": ("u8", "unsigned char", "unsigned char"),
+    "int8_t": ("i8", "std::int8_t", "std::int8_t"),
+    "signed char": ("i8", "signed char", "signed char"),
 }
 SCALAR_TYPES = ("int", "float")
 ELEM_ENUM = {"f32": "Elem::f32", "f16": "Elem::f16", "i32": "Elem::i32", "u32": "Elem::u32",
-             "u8": "Elem::u8"}
-BINDABLE = ("solve's parameters are pointers to float, __half, int, unsigned int or unsigned "
-            "char, or int or float scalars (basics/harness/signature.h)")
-PARAMETER = re.compile(r"^(const\s+)?([A-Za-z_][A-Za-z_ ]*?)\s*(\*?)\s*([A-Za-z_]\w*)$")
+             "u8": "Elem::u8", "i8": "Elem::i8"}
+BINDABLE = ("solve's parameters are pointers to float, __half, int, unsigned int, unsigned "
+            "char or int8_t, or int or float scalars (basics/harness/signature.h)")
+PARAMETER = re.compile(r"^(const\s+)?([A-Za-z_][A-Za-z0-9_ ]*?)\s*(\*?)\s*([A-Za-z_]\w*)$")
 NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 # Folders of the kit that a problem may not be named after.
 RESERVED = {"basics", "common", "cmake", "docs", "testcases", "verify", "tools", "build",
@@ -321,7 +323,8 @@ def scaffold_leetgpu(root, args):
                       ("integers(0, 255)" if p.elem == "u8" else "integers(0, 100)")
                       for p in inputs)
     has_half = any(p.elem == "f16" for p in params if p.is_pointer)
-    includes = ["<cstdint>"] if has_half else []
+    has_int8 = any(p.elem == "i8" for p in params if p.is_pointer)
+    includes = ["<cstdint>"] if has_half or has_int8 else []
     includes += ["<stdexcept>", "<vector>"]
     values = {
         "NAME": name,
@@ -331,7 +334,8 @@ def scaffold_leetgpu(root, args):
         "RTOL": format_number(args.rtol),
         "DEVICE_PARAMS": ", ".join(p.declaration(host=False) for p in params),
         "HOST_PARAMS": ", ".join(p.declaration(host=True) for p in params),
-        "HALF_INCLUDE": LEETGPU_HALF_INCLUDE if has_half else "",
+        "HALF_INCLUDE": (LEETGPU_HALF_INCLUDE if has_half else "") +
+                        ("\n#include <cstdint>\n" if has_int8 else ""),
         "HALF_NOTE": (" (an f16 array is its IEEE half bits, harness/half.h converts them)"
                       if has_half else ""),
         "INCLUDES": "".join(f"#include {i}\n" for i in includes),

@@ -325,6 +325,62 @@ def attention_with_sinks():
                (m, d), run, reference)
 
 
+def int8_quantized_matmul():
+    """C = requantise(A B), int8; the challenge's random cases: (M, N, K, scale_A, scale_B,
+    scale_C, zero_point_A, zero_point_B, zero_point_C, value bound). The output is exact (atol 0);
+    it arrives here filled with -77 and is compared as floats."""
+    cases = [(4, 4, 4, 0.1, 0.2, 0.05, 0, 0, 0, 128), (2, 3, 5, 0.5, 0.25, 0.125, 1, -2, 3, 128),
+             (1, 1, 3, 1.0, 1.0, 1.0, 1, 3, 5, 128), (3, 5, 2, 0.05, 0.1, 0.01, 0, 0, 0, 51),
+             (32, 32, 16, 0.2, 0.3, 0.1, 0, 0, 0, 128),
+             (8192, 4096, 2048, 0.1, 0.1, 0.01, 0, 0, 0, 128)]
+    for m, n, k, sa, sb, sc, za, zb, zc, bound in cases:
+        lo = -bound if bound == 128 else -(bound - 1)
+        a = torch.randint(lo, bound, (m, k), device="cuda", dtype=torch.int8)
+        b = torch.randint(lo, bound, (k, n), device="cuda", dtype=torch.int8)
+
+        def run(solve, out, a=a, b=b, m=m, n=n, k=k, sa=sa, sb=sb, sc=sc, za=za, zb=zb, zc=zc):
+            c = torch.full((m, n), -77, device="cuda", dtype=torch.int8)
+            solve(ctypes.cast(a.data_ptr(), INT8_P), ctypes.cast(b.data_ptr(), INT8_P),
+                  ctypes.cast(c.data_ptr(), INT8_P), m, n, k, ctypes.c_float(sa),
+                  ctypes.c_float(sb), ctypes.c_float(sc), za, zb, zc)
+            out.copy_(c.float())
+
+        a_f = (a.to(torch.int32) - za).to(torch.float32)
+        b_f = (b.to(torch.int32) - zb).to(torch.float32)
+        acc = torch.matmul(a_f, b_f).round().int() * sa * sb / sc
+        reference = torch.clamp(torch.round(acc).to(torch.int32) + zc, -128, 127).to(torch.int8)
+        yield (f"M={m},N={n},K={k},scales={sa},{sb},{sc},zero points={za},{zb},{zc}", (m, n), run,
+               reference.float())
+
+
+def int4_matmul():
+    """y = x W^T with W from packed nibbles and per-group fp16 scales; the challenge's random
+    cases: (M, N, K, group_size, x all zero). The fp16 output arrives filled with NaN and is
+    compared as floats."""
+    cases = [(1, 2, 4, 2, True), (2, 4, 4, 2, False), (3, 5, 8, 4, False), (16, 16, 32, 16, False),
+             (32, 64, 64, 32, False), (64, 128, 128, 64, False), (30, 50, 64, 32, False),
+             (100, 200, 128, 64, False), (255, 100, 128, 64, False), (128, 256, 512, 128, False),
+             (4096, 4096, 4096, 128, False)]
+    for m, n, k, group, zero_x in cases:
+        x = (torch.zeros if zero_x else torch.randn)(m, k, device="cuda", dtype=torch.float16)
+        w_q = torch.randint(0, 256, (n, k // 2), device="cuda", dtype=torch.uint8)
+        scales = torch.rand(n, k // group, device="cuda", dtype=torch.float16) * 0.1 + 0.01
+
+        def run(solve, out, x=x, w_q=w_q, scales=scales, m=m, n=n, k=k, group=group):
+            y = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+            solve(ctypes.cast(x.data_ptr(), HALF_P), ctypes.cast(w_q.data_ptr(), UINT8_P),
+                  ctypes.cast(scales.data_ptr(), HALF_P), ctypes.cast(y.data_ptr(), HALF_P),
+                  m, n, k, group)
+            out.copy_(y.float())
+
+        high = ((w_q >> 4) & 0xF).to(torch.int32) - 8
+        low = (w_q & 0xF).to(torch.int32) - 8
+        w = torch.stack([high, low], dim=-1).reshape(n, k)
+        w = (w.reshape(n, k // group, group).float() * scales.float().unsqueeze(-1)).reshape(n, k)
+        yield (f"M={m},N={n},K={k},group_size={group}", (m, n), run,
+               (x.float() @ w.T).half().float())
+
+
 PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
     "matrix_multiplication": (matrix_multiplication, 1e-4, 1e-4),
     "convolution_1d": (convolution_1d, 1e-4, 1e-4),
@@ -341,6 +397,8 @@ PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
     "grouped_query_attention": (grouped_query_attention, 1e-4, 1e-4),
     "sliding_window_attn": (sliding_window_attn, 1e-5, 1e-5),
     "attention_with_sinks": (attention_with_sinks, 1e-5, 1e-5),
+    "int8_quantized_matmul": (int8_quantized_matmul, 0, 0),
+    "int4_matmul": (int4_matmul, 0.01, 0.01),
 }
 
 

@@ -115,7 +115,7 @@ std::string half_text(std::uint16_t bits) {
 }
 
 bool parse_elem(std::string_view token, Elem &elem) {
-  for (Elem e : {Elem::f32, Elem::f16, Elem::i32, Elem::u32, Elem::u8})
+  for (Elem e : {Elem::f32, Elem::f16, Elem::i32, Elem::u32, Elem::u8, Elem::i8})
     if (token == elem_name(e)) {
       elem = e;
       return true;
@@ -165,6 +165,13 @@ void parse_values(Tokens &in, const std::string &name, Elem elem, std::size_t co
       unsigned v;
       ok = parse_number(token, v) && v <= 255;
       bytes[i] = static_cast<unsigned char>(v);
+      break;
+    }
+    case Elem::i8: {
+      int v;
+      ok = parse_number(token, v) && v >= -128 && v <= 127;
+      const auto s = static_cast<signed char>(v);
+      std::memcpy(&bytes[i], &s, 1);
       break;
     }
     }
@@ -230,6 +237,12 @@ std::string format_number(char *buf, std::size_t size, const unsigned char *at, 
   case Elem::u8:
     r = std::to_chars(buf, buf + size, static_cast<unsigned>(*at));
     break;
+  case Elem::i8: {
+    signed char v;
+    std::memcpy(&v, at, 1);
+    r = std::to_chars(buf, buf + size, static_cast<int>(v));
+    break;
+  }
   }
   return std::string(buf, r.ptr);
 }
@@ -323,7 +336,7 @@ OutputFile read_output(const std::string &path) {
     p.name = std::string(in.next());
     token = in.next();
     if (!parse_elem(token, p.elem))
-      in.fail("an element type (f32, f16, i32, u32, u8) for '" + p.name + "'", token);
+      in.fail("an element type (f32, f16, i32, u32, u8, i8) for '" + p.name + "'", token);
     std::size_t count;
     token = in.next();
     if (!parse_number(token, count))

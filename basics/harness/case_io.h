@@ -2,7 +2,7 @@
 //
 //   # comments run from '#' to the end of the line
 //   problem vector_add
-//   A f32 4              <- array record: name, element type (f32 f16 i32 u32 u8), count
+//   A f32 4              <- array record: name, element type (f32 f16 i32 u32 u8 i8), count
 //   1 2.5 -3 4           <- then exactly `count` values, split into lines at will
 //   B f32 4
 //   5 6 7 8

@@ -33,6 +33,11 @@ double value_at(const std::vector<unsigned char> &bytes, Elem elem, std::size_t 
   }
   case Elem::u8:
     return bytes[i];
+  case Elem::i8: {
+    signed char v;
+    std::memcpy(&v, &bytes[i], 1);
+    return v;
+  }
   }
   return 0;
 }

@@ -18,6 +18,7 @@ std::size_t elem_size(Elem elem) {
   case Elem::f16:
     return 2;
   case Elem::u8:
+  case Elem::i8:
     return 1;
   }
   return 0;
@@ -35,6 +36,8 @@ const char *elem_name(Elem elem) {
     return "u32";
   case Elem::u8:
     return "u8";
+  case Elem::i8:
+    return "i8";
   }
   return "?";
 }

@@ -1,5 +1,5 @@
 // Calling a judge-style `solve` generically. bind(fn) turns any function whose parameters are
-// pointers to float/half/int/unsigned/unsigned char and `int` or `float` scalars, in any order,
+// pointers to float/half/int/unsigned/unsigned char/signed char (int8_t) and `int` or `float` scalars, in any order,
 // into an Invoker that takes one Slot per parameter, and records the parameter types (Shape) so the
 // harness can check them against the problem's description. The same binding serves the GPU solve
 // (device pointers), the CPU reference (host pointers) and the benchmark baselines.
@@ -16,7 +16,8 @@
 namespace kit::basics {
 
 // f16: IEEE binary16, held on the host as its bits in a std::uint16_t (harness/half.h converts).
-enum class Elem { f32, f16, i32, u32, u8 };
+// i8: signed bytes (int8_t, the judge's torch.int8 tensors).
+enum class Elem { f32, f16, i32, u32, u8, i8 };
 enum class Role { in, out, inout, scalar };
 
 std::size_t elem_size(Elem elem);
@@ -47,8 +48,10 @@ template <class T> struct is_half_storage : std::is_same<T, std::uint16_t> {};
 namespace detail {
 template <class T> constexpr Elem elem_of() {
   static_assert(std::is_same_v<T, float> || is_half_storage<T>::value || std::is_same_v<T, int> ||
-                    std::is_same_v<T, unsigned int> || std::is_same_v<T, unsigned char>,
-                "solve parameters point to float, half, int, unsigned int or unsigned char");
+                    std::is_same_v<T, unsigned int> || std::is_same_v<T, unsigned char> ||
+                    std::is_same_v<T, signed char>,
+                "solve parameters point to float, half, int, unsigned int, unsigned char or "
+                "signed char (int8_t)");
   if constexpr (std::is_same_v<T, float>)
     return Elem::f32;
   else if constexpr (is_half_storage<T>::value)
@@ -57,6 +60,8 @@ template <class T> constexpr Elem elem_of() {
     return Elem::i32;
   else if constexpr (std::is_same_v<T, unsigned int>)
     return Elem::u32;
+  else if constexpr (std::is_same_v<T, signed char>)
+    return Elem::i8;
   else
     return Elem::u8;
 }

@@ -121,6 +121,9 @@ void check_fits(const Case &c, std::size_t param, double value) {
   case Elem::u8:
     fits = value == std::floor(value) && value >= 0 && value <= 255;
     break;
+  case Elem::i8:
+    fits = value == std::floor(value) && value >= -128 && value <= 127;
+    break;
   }
   if (!fits)
     throw std::logic_error("judge value " + number_text(value) + " does not fit '" + p.name +
@@ -150,6 +153,10 @@ template <class ValueAt> void store_each(Case &c, std::size_t param, ValueAt val
   case Elem::u8:
     for (std::size_t i = 0; i < n; ++i)
       c.array<unsigned char>(param)[i] = static_cast<unsigned char>(value(i));
+    break;
+  case Elem::i8:
+    for (std::size_t i = 0; i < n; ++i)
+      c.array<signed char>(param)[i] = static_cast<signed char>(value(i));
     break;
   }
 }
