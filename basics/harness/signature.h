@@ -46,9 +46,13 @@ template <class T> struct is_half_storage : std::is_same<T, std::uint16_t> {};
 
 namespace detail {
 template <class T> constexpr Elem elem_of() {
+  // int8_t (signed char) arrays travel as u8: the same bytes, read as two's complement by the
+  // solve and the reference (case files hold 0..255; 246 is -10).
   static_assert(std::is_same_v<T, float> || is_half_storage<T>::value || std::is_same_v<T, int> ||
-                    std::is_same_v<T, unsigned int> || std::is_same_v<T, unsigned char>,
-                "solve parameters point to float, half, int, unsigned int or unsigned char");
+                    std::is_same_v<T, unsigned int> || std::is_same_v<T, unsigned char> ||
+                    std::is_same_v<T, signed char>,
+                "solve parameters point to float, half, int, unsigned int, unsigned char or "
+                "int8_t");
   if constexpr (std::is_same_v<T, float>)
     return Elem::f32;
   else if constexpr (is_half_storage<T>::value)
