@@ -179,24 +179,29 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     return;
 
   // The head's last block: every tile's results are visible. Device-scope loads: they come from
-  // other blocks. M and L first (block reductions over the tiles), then the outputs.
+  // other blocks. One pass over the tiles' (m, l): each thread merges its tiles' pairs into one
+  // (max, sum rescaled to it), then M = the block's maximum and L = the block's sum of each
+  // thread's sum rescaled to M.
   const float2 *const stats = tile_stats + static_cast<std::size_t>(head) * tiles;
   const float *const sums = tile_sums + static_cast<std::size_t>(head) * tiles * head_dim;
-  float head_top = -INFINITY;
-  for (int t = tid; t < tiles; t += kThreads)
-    head_top = fmaxf(head_top, kit::gpu_load_relaxed(&stats[t].x));
-  const float head_max = kit::block_reduce<kThreads>(head_top, kit::Max(), -INFINITY, scratch);
-  float head_weight = 0.0f;
-  for (int t = tid; t < tiles; t += kThreads)
-    head_weight +=
-        kit::gpu_load_relaxed(&stats[t].y) * expf(kit::gpu_load_relaxed(&stats[t].x) - head_max);
-  const float total_weight = kit::block_reduce<kThreads>(head_weight, kit::Plus(), 0.0f, scratch);
+  float own_max = -INFINITY, own_weight = 0.0f;
+  for (int t = tid; t < tiles; t += kThreads) {
+    const float m = kit::gpu_load_relaxed(&stats[t].x);
+    const float l = kit::gpu_load_relaxed(&stats[t].y);
+    const float merged = fmaxf(own_max, m);
+    own_weight = own_weight * expf(own_max - merged) + l * expf(m - merged);
+    own_max = merged;
+  }
+  const float head_max = kit::block_reduce<kThreads>(own_max, kit::Max(), -INFINITY, scratch);
+  const float total_weight = kit::block_reduce<kThreads>(
+      own_max == -INFINITY ? 0.0f : own_weight * expf(own_max - head_max), kit::Plus(), 0.0f,
+      scratch);
 
-  // kParts threads per dimension take every parts-th tile (8 loads in flight each), then one
+  // `parts` threads per dimension take every parts-th tile (16 loads in flight each), then one
   // thread per dimension adds the parts in order.
   const int parts = head_dim <= kThreads ? kThreads / head_dim : 1;
   const int part = tid / head_dim;
-  constexpr int kBatch = 8;
+  constexpr int kBatch = 16;
   if (part < parts) {
     for (int d = tid % head_dim; d < head_dim; d += kThreads) {
       float total = 0.0f;
