@@ -174,9 +174,36 @@ def llama_transformer_block():
         label = f"seq_len={seq}" + (", x = 0" if i == 1 else "")
         yield label, (seq, 512), run, llama_reference(x, w, cos, sin)
 
+def int8_kv_cache_attention():
+    """Decode attention over int8 caches; the challenge's random cases: (num_heads, seq_len,
+    head_dim, zero query)."""
+    int8_p = ctypes.POINTER(ctypes.c_int8)
+    cases = [(1, 1, 8, False), (1, 2, 8, False), (2, 4, 8, False), (1, 8, 16, True),
+             (4, 16, 64, False), (8, 64, 64, False), (2, 30, 64, False), (4, 100, 64, False),
+             (16, 512, 64, False), (32, 256, 128, False), (32, 8192, 128, False)]
+    for h, s, d, zero_q in cases:
+        q = torch.zeros(h, d, device="cuda") if zero_q else torch.randn(h, d, device="cuda")
+        k8 = torch.randint(-128, 128, (h, s, d), dtype=torch.int8, device="cuda")
+        v8 = torch.randint(-128, 128, (h, s, d), dtype=torch.int8, device="cuda")
+        ks = torch.rand(h, s, device="cuda") * 0.1 + 0.01
+        vs = torch.rand(h, s, device="cuda") * 0.1 + 0.01
+
+        def run(solve, out, q=q, k8=k8, v8=v8, ks=ks, vs=vs, h=h, s=s, d=d):
+            solve(ctypes.cast(q.data_ptr(), FLOAT_P), ctypes.cast(k8.data_ptr(), int8_p),
+                  ctypes.cast(v8.data_ptr(), int8_p), ctypes.cast(ks.data_ptr(), FLOAT_P),
+                  ctypes.cast(vs.data_ptr(), FLOAT_P), ctypes.cast(out.data_ptr(), FLOAT_P), h, s,
+                  d)
+
+        k = k8.float() * ks.unsqueeze(-1)
+        v = v8.float() * vs.unsqueeze(-1)
+        w = torch.softmax(torch.bmm(q.unsqueeze(1), k.transpose(1, 2)) * (1.0 / d**0.5), dim=-1)
+        label = f"num_heads={h},seq_len={s},head_dim={d}" + (", q = 0" if zero_q else "")
+        yield label, (h, d), run, torch.bmm(w, v).squeeze(1)
+
 PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
     "matrix_multiplication": (matrix_multiplication, 1e-4, 1e-4),
     "convolution_1d": (convolution_1d, 1e-4, 1e-4),
+    "int8_kv_cache_attention": (int8_kv_cache_attention, 1e-3, 1e-3),
     "gpt2_block": (gpt2_block, 1e-3, 1e-3),
     "llama_transformer_block": (llama_transformer_block, 1e-3, 1e-3),
 }
