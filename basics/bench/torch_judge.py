@@ -381,6 +381,141 @@ def int4_matmul():
                (x.float() @ w.T).half().float())
 
 
+def gpt2_weights(d=768, ffn=3072):
+    """The challenge's packed GPT-2 weights: norms U(0.8, 1.2) / U(-0.1, 0.1), matrices
+    0.02 N(0, 1), zero biases; in the packing order of the statement."""
+    def normal(*shape):
+        return torch.empty(shape, device="cuda").normal_(0, 0.02).flatten()
+
+    zeros = lambda n: torch.zeros(n, device="cuda")
+    return torch.cat([uniform((d,), 0.8, 1.2), uniform((d,), -0.1, 0.1), normal(d, 3 * d),
+                      zeros(3 * d), normal(d, d), zeros(d), uniform((d,), 0.8, 1.2),
+                      uniform((d,), -0.1, 0.1), normal(d, ffn), zeros(ffn), normal(ffn, d),
+                      zeros(d)])
+
+
+def gpt2_reference(x, w, d=768, heads=12, ffn=3072):
+    """The block in torch FP32, written from the statement (pre-norm, no causal mask)."""
+    f = torch.nn.functional
+    sizes = [d, d, d * 3 * d, 3 * d, d * d, d, d, d, d * ffn, ffn, ffn * d, d]
+    ln1_w, ln1_b, w_qkv, b_qkv, w_attn, b_attn, ln2_w, ln2_b, w_fc, b_fc, w_proj, b_proj = \
+        torch.split(w, sizes)
+    seq = x.shape[0]
+    qkv = f.layer_norm(x, [d], ln1_w, ln1_b, eps=1e-5) @ w_qkv.view(d, 3 * d) + b_qkv
+    q, k, v = (t.view(seq, heads, d // heads).transpose(0, 1) for t in qkv.split(d, dim=-1))
+    a = torch.softmax(q @ k.transpose(-2, -1) / (d // heads) ** 0.5, dim=-1) @ v
+    h = x + (a.transpose(0, 1).reshape(seq, d) @ w_attn.view(d, d) + b_attn)
+    fc = f.gelu(f.layer_norm(h, [d], ln2_w, ln2_b, eps=1e-5) @ w_fc.view(d, ffn) + b_fc,
+                approximate="tanh")
+    return h + (fc @ w_proj.view(ffn, d) + b_proj)
+
+
+def gpt2_block():
+    """The challenge's cases: seq_len, x ~ U(-1, 1) (zeros in the second)."""
+    for i, seq in enumerate([1, 4, 2, 4, 16, 64, 30, 100, 128, 256, 1024]):
+        x = torch.zeros(seq, 768, device="cuda") if i == 1 else uniform((seq, 768), -1, 1)
+        w = gpt2_weights()
+
+        def run(solve, out, x=x, w=w, seq=seq):
+            solve(ctypes.cast(x.data_ptr(), FLOAT_P), ctypes.cast(out.data_ptr(), FLOAT_P),
+                  ctypes.cast(w.data_ptr(), FLOAT_P), seq)
+
+        label = f"seq_len={seq}" + (", x = 0" if i == 1 else "")
+        yield label, (seq, 768), run, gpt2_reference(x, w)
+
+
+def llama_weights(d=512, kv=128, ffn=1408):
+    """The challenge's packed Llama weights: norms U(0.8, 1.2), matrices 0.02 N(0, 1)."""
+    def normal(*shape):
+        return torch.empty(shape, device="cuda").normal_(0, 0.02).flatten()
+
+    return torch.cat([uniform((d,), 0.8, 1.2), normal(d, d), normal(kv, d), normal(kv, d),
+                      normal(d, d), uniform((d,), 0.8, 1.2), normal(ffn, d), normal(ffn, d),
+                      normal(d, ffn)])
+
+
+def rope_tables(seq, head_dim=64, theta=10000.0):
+    positions = torch.arange(seq, device="cuda", dtype=torch.float32)
+    freqs = 1.0 / (theta ** (torch.arange(0, head_dim, 2, device="cuda",
+                                          dtype=torch.float32) / head_dim))
+    angles = torch.outer(positions, freqs)
+    return angles.cos().contiguous(), angles.sin().contiguous()
+
+
+def llama_reference(x, w, cos, sin, d=512, heads=8, kv_heads=2, ffn=1408):
+    """The block in torch FP32, written from the statement (RMS norms, RoPE on halves, causal
+    grouped-query attention, SwiGLU)."""
+    f = torch.nn.functional
+    hd, seq = d // heads, x.shape[0]
+    kv = kv_heads * hd
+    sizes = [d, d * d, kv * d, kv * d, d * d, d, ffn * d, ffn * d, d * ffn]
+    rms1, w_q, w_k, w_v, w_o, rms2, w_gate, w_up, w_down = torch.split(w, sizes)
+
+    def rms(z, g):
+        return z * torch.rsqrt(z.pow(2).mean(-1, keepdim=True) + 1e-5) * g
+
+    def rope(t):
+        a, b = t[..., : hd // 2], t[..., hd // 2:]
+        c, s = cos.unsqueeze(1), sin.unsqueeze(1)
+        return torch.cat([a * c - b * s, a * s + b * c], dim=-1)
+
+    n = rms(x, rms1)
+    q = rope((n @ w_q.view(d, d).T).view(seq, heads, hd)).transpose(0, 1)
+    k = rope((n @ w_k.view(kv, d).T).view(seq, kv_heads, hd)).transpose(0, 1)
+    v = (n @ w_v.view(kv, d).T).view(seq, kv_heads, hd).transpose(0, 1)
+    k = k.repeat_interleave(heads // kv_heads, dim=0)
+    v = v.repeat_interleave(heads // kv_heads, dim=0)
+    mask = torch.triu(torch.full((seq, seq), float("-inf"), device="cuda"), diagonal=1)
+    a = torch.softmax(q @ k.transpose(-2, -1) / hd ** 0.5 + mask, dim=-1) @ v
+    h = x + a.transpose(0, 1).reshape(seq, d) @ w_o.view(d, d).T
+    n2 = rms(h, rms2)
+    return h + (f.silu(n2 @ w_gate.view(ffn, d).T) * (n2 @ w_up.view(ffn, d).T)) @ \
+        w_down.view(d, ffn).T
+
+
+def llama_transformer_block():
+    """The challenge's cases: seq_len, x ~ U(-1, 1) (zeros in the second)."""
+    for i, seq in enumerate([1, 4, 2, 4, 16, 64, 30, 100, 128, 256, 2048]):
+        x = torch.zeros(seq, 512, device="cuda") if i == 1 else uniform((seq, 512), -1, 1)
+        w = llama_weights()
+        cos, sin = rope_tables(seq)
+
+        def run(solve, out, x=x, w=w, cos=cos, sin=sin, seq=seq):
+            solve(ctypes.cast(x.data_ptr(), FLOAT_P), ctypes.cast(out.data_ptr(), FLOAT_P),
+                  ctypes.cast(w.data_ptr(), FLOAT_P), ctypes.cast(cos.data_ptr(), FLOAT_P),
+                  ctypes.cast(sin.data_ptr(), FLOAT_P), seq)
+
+        label = f"seq_len={seq}" + (", x = 0" if i == 1 else "")
+        yield label, (seq, 512), run, llama_reference(x, w, cos, sin)
+
+
+def int8_kv_cache_attention():
+    """Decode attention over int8 caches; the challenge's random cases: (num_heads, seq_len,
+    head_dim, zero query)."""
+    int8_p = ctypes.POINTER(ctypes.c_int8)
+    cases = [(1, 1, 8, False), (1, 2, 8, False), (2, 4, 8, False), (1, 8, 16, True),
+             (4, 16, 64, False), (8, 64, 64, False), (2, 30, 64, False), (4, 100, 64, False),
+             (16, 512, 64, False), (32, 256, 128, False), (32, 8192, 128, False)]
+    for h, s, d, zero_q in cases:
+        q = torch.zeros(h, d, device="cuda") if zero_q else torch.randn(h, d, device="cuda")
+        k8 = torch.randint(-128, 128, (h, s, d), dtype=torch.int8, device="cuda")
+        v8 = torch.randint(-128, 128, (h, s, d), dtype=torch.int8, device="cuda")
+        ks = torch.rand(h, s, device="cuda") * 0.1 + 0.01
+        vs = torch.rand(h, s, device="cuda") * 0.1 + 0.01
+
+        def run(solve, out, q=q, k8=k8, v8=v8, ks=ks, vs=vs, h=h, s=s, d=d):
+            solve(ctypes.cast(q.data_ptr(), FLOAT_P), ctypes.cast(k8.data_ptr(), int8_p),
+                  ctypes.cast(v8.data_ptr(), int8_p), ctypes.cast(ks.data_ptr(), FLOAT_P),
+                  ctypes.cast(vs.data_ptr(), FLOAT_P), ctypes.cast(out.data_ptr(), FLOAT_P), h, s,
+                  d)
+
+        k = k8.float() * ks.unsqueeze(-1)
+        v = v8.float() * vs.unsqueeze(-1)
+        w = torch.softmax(torch.bmm(q.unsqueeze(1), k.transpose(1, 2)) * (1.0 / d**0.5), dim=-1)
+        label = f"num_heads={h},seq_len={s},head_dim={d}" + (", q = 0" if zero_q else "")
+        yield label, (h, d), run, torch.bmm(w, v).squeeze(1)
+
+
 PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
     "matrix_multiplication": (matrix_multiplication, 1e-4, 1e-4),
     "convolution_1d": (convolution_1d, 1e-4, 1e-4),
@@ -399,6 +534,9 @@ PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
     "attention_with_sinks": (attention_with_sinks, 1e-5, 1e-5),
     "int8_quantized_matmul": (int8_quantized_matmul, 0, 0),
     "int4_matmul": (int4_matmul, 0.01, 0.01),
+    "int8_kv_cache_attention": (int8_kv_cache_attention, 1e-3, 1e-3),
+    "gpt2_block": (gpt2_block, 1e-3, 1e-3),
+    "llama_transformer_block": (llama_transformer_block, 1e-3, 1e-3),
 }
 
 

@@ -746,6 +746,95 @@ def int4_matmul():
     return run, 20
 
 
+def int8_kv_cache_attention():
+    # The judge's reference expression: the int8 caches dequantised per element, scores by
+    # torch.bmm of each head's query with its keys times 1/sqrt(128), softmax, torch.bmm with the
+    # values; 32 heads, seq_len 8192, head_dim 128, FP32, TF32 off.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    h, s, d = 32, 8192, 128
+    q = torch.randn(h, d, device="cuda")
+    k8 = torch.randint(-128, 128, (h, s, d), dtype=torch.int8, device="cuda")
+    v8 = torch.randint(-128, 128, (h, s, d), dtype=torch.int8, device="cuda")
+    ks = torch.rand(h, s, device="cuda") * 0.1 + 0.01
+    vs = torch.rand(h, s, device="cuda") * 0.1 + 0.01
+
+    def run():
+        k = k8.float() * ks.unsqueeze(-1)
+        v = v8.float() * vs.unsqueeze(-1)
+        w = torch.softmax(torch.bmm(q.unsqueeze(1), k.transpose(1, 2)) * (1.0 / d**0.5), dim=-1)
+        return torch.bmm(w, v).squeeze(1)
+
+    return run, 50
+
+
+def gpt2_block():
+    # The judge's reference expression at seq_len 1024 (d 768, 12 heads, FFN 3072, no causal
+    # mask): layer norms, x W + b products, the attention as two matmuls and a softmax, GELU (tanh),
+    # FP32, TF32 off.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    f = torch.nn.functional
+    seq, d, heads, ffn = 1024, 768, 12, 3072
+    x = torch.empty(seq, d, device="cuda").uniform_(-1, 1)
+    ln_w, ln_b = torch.ones(d, device="cuda"), torch.zeros(d, device="cuda")
+    w_qkv = torch.randn(d, 3 * d, device="cuda") * 0.02
+    w_attn = torch.randn(d, d, device="cuda") * 0.02
+    w_fc = torch.randn(d, ffn, device="cuda") * 0.02
+    w_proj = torch.randn(ffn, d, device="cuda") * 0.02
+    b_qkv, b_attn = torch.zeros(3 * d, device="cuda"), torch.zeros(d, device="cuda")
+    b_fc, b_proj = torch.zeros(ffn, device="cuda"), torch.zeros(d, device="cuda")
+
+    def run():
+        qkv = f.layer_norm(x, [d], ln_w, ln_b, eps=1e-5) @ w_qkv + b_qkv
+        q, k, v = (t.view(seq, heads, d // heads).transpose(0, 1) for t in qkv.split(d, dim=-1))
+        a = torch.matmul(torch.softmax(torch.matmul(q, k.transpose(-2, -1)) / 8.0, dim=-1), v)
+        h = x + (a.transpose(0, 1).contiguous().view(seq, d) @ w_attn + b_attn)
+        fc = f.gelu(f.layer_norm(h, [d], ln_w, ln_b, eps=1e-5) @ w_fc + b_fc, approximate="tanh")
+        return h + (fc @ w_proj + b_proj)
+
+    return run, 20
+
+
+def llama_transformer_block():
+    # The judge's reference expression at seq_len 2048 (d 512, 8 query heads on 2 K/V heads,
+    # FFN 1408): RMS norms, x W^T products, RoPE on halves, repeat_interleave of K and V, the
+    # causal mask added to the full score matrix, softmax, SwiGLU; FP32, TF32 off.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    f = torch.nn.functional
+    seq, d, heads, kv_heads, hd, ffn = 2048, 512, 8, 2, 64, 1408
+    x = torch.empty(seq, d, device="cuda").uniform_(-1, 1)
+    g1, g2 = torch.ones(d, device="cuda"), torch.ones(d, device="cuda")
+    w_q, w_o = (torch.randn(d, d, device="cuda") * 0.02 for _ in range(2))
+    w_k, w_v = (torch.randn(kv_heads * hd, d, device="cuda") * 0.02 for _ in range(2))
+    w_gate, w_up = (torch.randn(ffn, d, device="cuda") * 0.02 for _ in range(2))
+    w_down = torch.randn(d, ffn, device="cuda") * 0.02
+    angles = torch.outer(torch.arange(seq, device="cuda", dtype=torch.float32),
+                         1.0 / 10000.0 ** (torch.arange(0, hd, 2, device="cuda") / hd))
+    cos, sin = angles.cos().unsqueeze(1), angles.sin().unsqueeze(1)
+
+    def rms(z, g):
+        return z * torch.rsqrt(z.pow(2).mean(-1, keepdim=True) + 1e-5) * g
+
+    def rope(t):
+        a, b = t[..., : hd // 2], t[..., hd // 2:]
+        return torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1)
+
+    def run():
+        n = rms(x, g1)
+        q = rope((n @ w_q.T).view(seq, heads, hd)).transpose(0, 1)
+        k = rope((n @ w_k.T).view(seq, kv_heads, hd)).transpose(0, 1)
+        v = (n @ w_v.T).view(seq, kv_heads, hd).transpose(0, 1)
+        k = k.repeat_interleave(heads // kv_heads, dim=0)
+        v = v.repeat_interleave(heads // kv_heads, dim=0)
+        mask = torch.triu(torch.full((seq, seq), float("-inf"), device="cuda"), diagonal=1)
+        a = torch.matmul(torch.softmax(torch.matmul(q, k.transpose(-2, -1)) / 8.0 + mask, dim=-1),
+                         v)
+        h = x + a.transpose(0, 1).contiguous().view(seq, d) @ w_o.T
+        n2 = rms(h, g2)
+        return h + (f.silu(n2 @ w_gate.T) * (n2 @ w_up.T)) @ w_down.T
+
+    return run, 20
+
+
 PROBLEMS = {
     "matrix_multiplication": matrix_multiplication,
     "convolution_1d": convolution_1d,
@@ -790,6 +879,9 @@ PROBLEMS = {
     "attention_with_sinks": attention_with_sinks,
     "int8_quantized_matmul": int8_quantized_matmul,
     "int4_matmul": int4_matmul,
+    "int8_kv_cache_attention": int8_kv_cache_attention,
+    "gpt2_block": gpt2_block,
+    "llama_transformer_block": llama_transformer_block,
 }
 
 
