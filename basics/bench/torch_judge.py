@@ -29,6 +29,9 @@ import torch
 
 SEEDS = (1, 2, 3)
 FLOAT_P = ctypes.POINTER(ctypes.c_float)
+INT8_P = ctypes.POINTER(ctypes.c_int8)
+UINT8_P = ctypes.POINTER(ctypes.c_uint8)
+HALF_P = ctypes.POINTER(ctypes.c_uint16)
 
 
 def uniform(shape, lo, hi):
@@ -124,6 +127,8 @@ def softmax_attention_backward():
         reference = torch.cat([torch.matmul(ds, k).flatten(), torch.matmul(ds.t(), q).flatten(),
                                torch.matmul(p.t(), grad_out).flatten()])
         yield f"M={m},N={n},d={d}", ((m + 2 * n) * d,), run, reference
+
+
 def gemm():
     """C = alpha A B + beta C on fp16 (A M x K, B K x N, C M x N, C read and overwritten), the
     judge's way: float32 copies multiplied, scaled and added in float32, rounded to fp16. The
@@ -543,7 +548,13 @@ PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
 def build(export_dir, name, work):
     major, minor = torch.cuda.get_device_capability(0)
     library = os.path.join(work, f"lib{name}.so")
-    subprocess.run(["nvcc", "-O3", "-shared", "-Xcompiler", "-fPIC",
+    # Every problem's library lives in this one process. GCC marks the function-local statics of
+    # inline and template functions (the kit's once-per-kernel shared-memory opt-ins) as GNU-unique
+    # symbols, which glibc binds across libraries even when loaded RTLD_LOCAL: a later library would
+    # find an earlier one's "done" flag and launch its own kernel without the opt-in (an invalid
+    # argument). -fno-gnu-unique keeps each library's statics its own, as in the judge's process,
+    # which loads one solution.
+    subprocess.run(["nvcc", "-O3", "-shared", "-Xcompiler", "-fPIC,-fno-gnu-unique",
                     f"-arch=sm_{major}{minor}", "-o", library,
                     os.path.join(export_dir, "leetgpu", f"{name}.cu")], check=True)
     solve = ctypes.CDLL(library).solve
