@@ -167,8 +167,10 @@ struct Visibility {
   }
   // The keys [begin, end) that queries first..last (ascending) may see, within [0, keys).
   __host__ __device__ void key_range(int first, int last, int keys, int &begin, int &end) const {
+    // The sinks reach past the windows' end when the queries are the first few.
     const long long lo = sinks > 0 ? 0 : first - before;
-    const long long hi = last + after + 1;
+    const long long window_end = last + after + 1;
+    const long long hi = window_end > sinks ? window_end : sinks;
     begin = static_cast<int>(lo < 0 ? 0 : lo);
     end = static_cast<int>(hi > keys ? keys : hi);
     if (end < begin)
