@@ -1,8 +1,9 @@
 // Calling a judge-style `solve` generically. bind(fn) turns any function whose parameters are
-// pointers to float/half/int/unsigned/unsigned char/signed char (int8_t) and `int` or `float` scalars, in any order,
-// into an Invoker that takes one Slot per parameter, and records the parameter types (Shape) so the
-// harness can check them against the problem's description. The same binding serves the GPU solve
-// (device pointers), the CPU reference (host pointers) and the benchmark baselines.
+// pointers to float/half/int/unsigned/unsigned char/signed char (int8_t) and `int` or `float`
+// scalars, in any order, into an Invoker that takes one Slot per parameter, and records the
+// parameter types (Shape) so the harness can check them against the problem's description. The same
+// binding serves the GPU solve (device pointers), the CPU reference (host pointers) and the
+// benchmark baselines.
 #pragma once
 
 #include <cstddef>

@@ -65,8 +65,8 @@ CountFn count_of_three(const char *a, const char *b, const char *c) {
 // The challenge's generated cases: q ~ N(0, 1) (or zeros), cache values uniform over all 256 int8
 // values (torch.randint(-128, 128)), scales U(0.01, 0.11) (rand * 0.1 + 0.01).
 std::vector<ArrayValues> challenge_values(bool zero_q = false) {
-  return {zero_q ? constant(0) : normal(), integers(-128, 127), integers(-128, 127), uniform(0.01, 0.11),
-          uniform(0.01, 0.11)};
+  return {zero_q ? constant(0) : normal(), integers(-128, 127), integers(-128, 127),
+          uniform(0.01, 0.11), uniform(0.01, 0.11)};
 }
 
 } // namespace
