@@ -16,6 +16,9 @@
 // multiple of 16 bytes) are 16-byte aligned, and they stay unchanged until the mma() that consumes
 // the fragments (the FMA fallback's fragments refer to them). Lanes hold disjoint accumulator
 // elements and together hold all 32 x 32; which lane holds which is the implementation's business.
+// visit() hands a lane its kTileRows * kTileCols / KIT_WARP_SIZE elements in the same order on
+// every call, so a caller may keep per-lane arrays indexed by that position (int4_matmul keeps its
+// FP32 totals so).
 //
 // Implementations (chosen at compile time, the same interface and results up to the order of
 // the fp32 sums):
