@@ -32,29 +32,13 @@
 #include "primitives/gemm.h"
 #include "primitives/gemm_tuning.h"
 #include "primitives/rows.h"
+#include "weights.h"
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 
 namespace gpt2_block {
-
-constexpr int kModel = 768;
-constexpr int kHeads = 12;
-constexpr int kHeadDim = kModel / kHeads;
-constexpr int kHidden = 3072;
-constexpr std::size_t kLn1W = 0;
-constexpr std::size_t kLn1B = kLn1W + kModel;
-constexpr std::size_t kWqkv = kLn1B + kModel;
-constexpr std::size_t kBqkv = kWqkv + std::size_t{kModel} * 3 * kModel;
-constexpr std::size_t kWattn = kBqkv + 3 * kModel;
-constexpr std::size_t kBattn = kWattn + std::size_t{kModel} * kModel;
-constexpr std::size_t kLn2W = kBattn + kModel;
-constexpr std::size_t kLn2B = kLn2W + kModel;
-constexpr std::size_t kWfc = kLn2B + kModel;
-constexpr std::size_t kBfc = kWfc + std::size_t{kModel} * kHidden;
-constexpr std::size_t kWproj = kBfc + kHidden;
-constexpr std::size_t kBproj = kWproj + std::size_t{kHidden} * kModel;
 
 constexpr int kRowThreads = 256;
 constexpr float kLayerNormEps = 1e-5f;

@@ -17,6 +17,7 @@
 // roundings of the 3072-term sums stay near 1e-6, far inside the 1e-3 tolerance. Cases above
 // 2e9 multiply-adds are checked on eight whole output rows: the keys and values of every position
 // are formed (each sampled row attends to all of them), the rest only for the sampled rows.
+#include "gpt2_block/weights.h"
 #include "harness/spec.h"
 
 #include <algorithm>
@@ -27,23 +28,7 @@
 namespace kit::basics {
 namespace {
 
-constexpr int kModel = 768;
-constexpr int kHeads = 12;
-constexpr int kHeadDim = kModel / kHeads;
-constexpr int kHidden = 3072;
-constexpr std::size_t kLn1W = 0;
-constexpr std::size_t kLn1B = kLn1W + kModel;
-constexpr std::size_t kWqkv = kLn1B + kModel;
-constexpr std::size_t kBqkv = kWqkv + std::size_t{kModel} * 3 * kModel;
-constexpr std::size_t kWattn = kBqkv + 3 * kModel;
-constexpr std::size_t kBattn = kWattn + std::size_t{kModel} * kModel;
-constexpr std::size_t kLn2W = kBattn + kModel;
-constexpr std::size_t kLn2B = kLn2W + kModel;
-constexpr std::size_t kWfc = kLn2B + kModel;
-constexpr std::size_t kBfc = kWfc + std::size_t{kModel} * kHidden;
-constexpr std::size_t kWproj = kBfc + kHidden;
-constexpr std::size_t kBproj = kWproj + std::size_t{kHidden} * kModel;
-constexpr std::size_t kWeights = kBproj + kModel;
+using namespace ::gpt2_block;
 static_assert(kWeights == 7087872, "the challenge's packed size");
 
 using Row = std::vector<double>;
