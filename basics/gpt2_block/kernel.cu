@@ -120,22 +120,6 @@ struct BiasGeluStore {
   bool vector_ok() const { return kit::gemm::aligned_16(c) && ldc % 4 == 0; }
 };
 
-// c = residual + (product + bias[col]), residual row-major with leading dimension ldc too.
-struct BiasResidualStore {
-  float *c;
-  std::size_t ldc;
-  const float *bias;
-  const float *residual;
-  __device__ float *at(int, int row, int col) const {
-    return c + static_cast<std::size_t>(row) * ldc + col;
-  }
-  __device__ float operator()(float product, const float *out) const {
-    const std::size_t at = static_cast<std::size_t>(out - c);
-    return __fadd_rn(residual[at], __fadd_rn(product, bias[at % ldc]));
-  }
-  bool vector_ok() const { return kit::gemm::aligned_16(c) && ldc % 4 == 0; }
-};
-
 // C (rows x cols) = epilogue(A W) with A rows x depth and W depth x cols, both row-major.
 template <class Epilogue>
 void linear(const float *a, const float *w, int rows, int depth, int cols, const Epilogue &epilogue,
@@ -196,10 +180,10 @@ extern "C" void solve(const float *x, float *output, const float *weights, int s
   kit::flash::attention(shape, layout, scores, nullptr);
 
   g::linear(attended, W + g::kWattn, seq_len, g::kModel, g::kModel,
-            g::BiasResidualStore{hidden, g::kModel, W + g::kBattn, x}, multiprocessors);
+            kit::gemm::ResidualStore{hidden, g::kModel, 0, x, W + g::kBattn}, multiprocessors);
   g::layer_norm(hidden, W + g::kLn2W, W + g::kLn2B, normed, seq_len, warp);
   g::linear(normed, W + g::kWfc, seq_len, g::kModel, g::kHidden,
             g::BiasGeluStore{activations, g::kHidden, W + g::kBfc}, multiprocessors);
   g::linear(activations, W + g::kWproj, seq_len, g::kHidden, g::kModel,
-            g::BiasResidualStore{output, g::kModel, W + g::kBproj, hidden}, multiprocessors);
+            kit::gemm::ResidualStore{output, g::kModel, 0, hidden, W + g::kBproj}, multiprocessors);
 }

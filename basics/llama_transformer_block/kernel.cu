@@ -38,6 +38,7 @@
 #include "primitives/gemm.h"
 #include "primitives/gemm_tuning.h"
 #include "primitives/rows.h"
+#include "weights.h"
 
 #include <cmath>
 #include <cstddef>
@@ -45,22 +46,7 @@
 
 namespace llama_transformer_block {
 
-constexpr int kModel = 512;
-constexpr int kQueryHeads = 8;
-constexpr int kKvHeads = 2;
-constexpr int kHeadDim = kModel / kQueryHeads;
-constexpr int kHalf = kHeadDim / 2;
-constexpr int kKvDim = kKvHeads * kHeadDim;
-constexpr int kQkv = kModel + 2 * kKvDim; // 768 columns: q, k, v
 constexpr int kRotatedHeads = kQueryHeads + kKvHeads;
-constexpr int kHidden = 1408;
-constexpr std::size_t kRms1 = 0;
-constexpr std::size_t kWq = kRms1 + kModel; // W_Q, W_K, W_V back to back: 768 x 512
-constexpr std::size_t kWo = kWq + std::size_t{kQkv} * kModel;
-constexpr std::size_t kRms2 = kWo + std::size_t{kModel} * kModel;
-constexpr std::size_t kWgate = kRms2 + kModel;
-constexpr std::size_t kWup = kWgate + std::size_t{kHidden} * kModel;
-constexpr std::size_t kWdown = kWup + std::size_t{kHidden} * kModel;
 
 constexpr int kRowThreads = 256;
 constexpr float kRmsEps = 1e-5f;
@@ -132,32 +118,9 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-// The epilogues. Each writes a row-major matrix c (leading dimension ldc).
-struct Store {
-  float *c;
-  std::size_t ldc;
-  __device__ float *at(int, int row, int col) const {
-    return c + static_cast<std::size_t>(row) * ldc + col;
-  }
-  __device__ float operator()(float product, const float *) const { return product; }
-  bool vector_ok() const { return kit::gemm::aligned_16(c) && ldc % 4 == 0; }
-};
-
-// c = residual + product; the element's offset in c is its offset in residual (same layout).
-struct ResidualStore {
-  float *c;
-  std::size_t ldc;
-  const float *residual;
-  __device__ float *at(int, int row, int col) const {
-    return c + static_cast<std::size_t>(row) * ldc + col;
-  }
-  __device__ float operator()(float product, const float *out) const {
-    return __fadd_rn(residual[out - c], product);
-  }
-  bool vector_ok() const { return kit::gemm::aligned_16(c) && ldc % 4 == 0; }
-};
-
-// The paired panels' epilogue: silu(gate) * up, silu as torch's gate / (1 + exp(-gate)).
+// The paired panels' epilogue (the projections' others are kit::gemm::Store and ResidualStore),
+// writing a row-major matrix c (leading dimension ldc): silu(gate) * up, silu as torch's gate / (1
+// + exp(-gate)).
 struct SwiGluStore {
   float *c;
   std::size_t ldc;
@@ -211,8 +174,8 @@ extern "C" void solve(const float *x, float *output, const float *weights, const
   const float *const W = weights;
 
   l::rms_norm(x, W + l::kRms1, normed, seq_len, warp);
-  l::linear_t(normed, W + l::kWq, nullptr, seq_len, l::kModel, l::kQkv, l::Store{qkv, l::kQkv},
-              multiprocessors);
+  l::linear_t(normed, W + l::kWq, nullptr, seq_len, l::kModel, l::kQkv,
+              kit::gemm::Store{qkv, l::kQkv, 0}, multiprocessors);
   {
     const long long pairs = static_cast<long long>(seq_len) * l::kRotatedHeads * l::kHalf;
     const int blocks = static_cast<int>((pairs + 255) / 256);
@@ -241,11 +204,11 @@ extern "C" void solve(const float *x, float *output, const float *weights, const
   kit::flash::attention(shape, layout, scores, nullptr);
 
   l::linear_t(attended, W + l::kWo, nullptr, seq_len, l::kModel, l::kModel,
-              l::ResidualStore{hidden, l::kModel, x}, multiprocessors);
+              kit::gemm::ResidualStore{hidden, l::kModel, 0, x, nullptr}, multiprocessors);
   l::rms_norm(hidden, W + l::kRms2, normed, seq_len, warp);
   l::linear_t<kit::gemm::Panels::Paired>(normed, W + l::kWgate, W + l::kWup, seq_len, l::kModel,
                                          l::kHidden, l::SwiGluStore{activations, l::kHidden},
                                          multiprocessors);
   l::linear_t(activations, W + l::kWdown, nullptr, seq_len, l::kHidden, l::kModel,
-              l::ResidualStore{output, l::kModel, hidden}, multiprocessors);
+              kit::gemm::ResidualStore{output, l::kModel, 0, hidden, nullptr}, multiprocessors);
 }

@@ -19,6 +19,7 @@
 // whole output rows: the keys and values of every position are formed, the rest only for the
 // sampled rows.
 #include "harness/spec.h"
+#include "llama_transformer_block/weights.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,24 +29,7 @@
 namespace kit::basics {
 namespace {
 
-constexpr int kModel = 512;
-constexpr int kQueryHeads = 8;
-constexpr int kKvHeads = 2;
-constexpr int kHeadDim = kModel / kQueryHeads;
-constexpr int kHalf = kHeadDim / 2;
-constexpr int kKvDim = kKvHeads * kHeadDim;
-constexpr int kGroup = kQueryHeads / kKvHeads;
-constexpr int kHidden = 1408;
-constexpr std::size_t kRms1 = 0;
-constexpr std::size_t kWq = kRms1 + kModel;
-constexpr std::size_t kWk = kWq + std::size_t{kModel} * kModel;
-constexpr std::size_t kWv = kWk + std::size_t{kKvDim} * kModel;
-constexpr std::size_t kWo = kWv + std::size_t{kKvDim} * kModel;
-constexpr std::size_t kRms2 = kWo + std::size_t{kModel} * kModel;
-constexpr std::size_t kWgate = kRms2 + kModel;
-constexpr std::size_t kWup = kWgate + std::size_t{kHidden} * kModel;
-constexpr std::size_t kWdown = kWup + std::size_t{kHidden} * kModel;
-constexpr std::size_t kWeights = kWdown + std::size_t{kModel} * kHidden;
+using namespace ::llama_transformer_block;
 static_assert(kWeights == 2819072, "the challenge's packed size");
 
 using Row = std::vector<double>;
@@ -114,7 +98,7 @@ std::vector<Row> block_rows(const float *x, const float *W, const float *cos, co
     Row attended(kModel, 0.0);
     Row scores(static_cast<std::size_t>(r + 1));
     for (int h = 0; h < kQueryHeads; ++h) {
-      const int kv = h / kGroup;
+      const int kv = h / kQueriesPerKvHead;
       double top = -INFINITY;
       for (int s = 0; s <= r; ++s) {
         double dot = 0.0;

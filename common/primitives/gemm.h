@@ -162,6 +162,28 @@ struct ScaleAdd {
   bool vector_ok() const { return aligned_16(c) && ldc % 4 == 0 && batch_stride % 4 == 0; }
 };
 
+// C = residual + product, or residual + (product + bias[col]) with a bias: a transformer block's
+// residual connection, rounded as torch's `x + (a @ W + b)` (the bias added to the product first).
+// The residual has C's layout (an element's offset from c is its offset from residual), and the
+// bias column is that offset modulo ldc (batch strides multiples of ldc).
+struct ResidualStore {
+  float *c;
+  std::size_t ldc;
+  std::size_t batch_stride;
+  const float *residual;
+  const float *bias; // one per column, or nullptr
+  __device__ float *at(int batch, int row, int col) const {
+    return c + static_cast<std::size_t>(batch) * batch_stride +
+           static_cast<std::size_t>(row) * ldc + col;
+  }
+  __device__ float operator()(float product, const float *out) const {
+    const std::size_t offset = static_cast<std::size_t>(out - c);
+    const float sum = bias ? __fadd_rn(product, bias[offset % ldc]) : product;
+    return __fadd_rn(residual[offset], sum);
+  }
+  bool vector_ok() const { return aligned_16(c) && ldc % 4 == 0 && batch_stride % 4 == 0; }
+};
+
 // Stacked panels' outputs: columns below `split` to c (leading dimension ldc), the rest to
 // c_second (column c - split, leading dimension ld_second). Batch strides as Store's.
 struct StackedStore {
