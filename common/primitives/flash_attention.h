@@ -720,7 +720,8 @@ Plan plan_tier(const Shape &shape, int multiprocessors, std::size_t shared_bytes
 // when the unfused path runs instead.
 inline Plan choose_plan(const Shape &shape) {
   const int multiprocessors = kit::gpu::device_multiprocessors();
-  const std::size_t shared = static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block());
+  static const std::size_t shared =
+      static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block()); // as tile_fits reads it
   if (shape.dim <= 64)
     return plan_tier<64>(shape, multiprocessors, shared);
   if (shape.dim <= 128)
