@@ -22,18 +22,29 @@
 //   attention(shape, layout, scores, stream)   launches the work on `stream` (asynchronous; no
 //     host synchronisation). torch_scale(d) is torch's `scores / d**0.5` as the multiplier its
 //     CUDA division by a scalar uses (the float reciprocal of the float square root).
+//   attention_with_plan(shape, layout, scores, Plan{tile, splits}, stream)   the same with the
+//     tile (TileClass::Tall, Medium, Short; the next shorter one when the device refuses its
+//     shared memory) and the key split forced (splits clamped to 1 .. the tile's key steps);
+//     choose_plan(shape) is attention()'s own choice (flash_attention_tuning.h's rule).
 // A query row with no visible key gets 0/0 (NaN), as torch's softmax over a row of -inf.
 //
 // How (the fused path, head dimension d <= 256): each block owns `rows` query rows of one slice
-// (flash_attention_tuning.h's tiles) and walks the visible key tiles. Q is held transposed in
-// shared memory; per key tile, K is staged transposed, the scores of a thread's 4 rows x (keys /
-// 16) keys are chains over the padded head dimension, the 16 lanes that share 4 rows reduce the
-// row maximum by shuffles (16 lanes sit inside any warp of 32 or 64), the running maximum and sum
-// are updated and the accumulator rescaled; the probabilities go to shared memory, V replaces K in
-// the same stage and each thread adds its 4 rows x (Dim / 16) outputs. The sums of the
-// probabilities stay per thread until the end. The head dimension is a compile-time tier (64, 128,
-// 256) padded with zeros; the tile is the tallest whose shared memory the device grants (read at
-// run time) and whose grid fills the device.
+// (flash_attention_tuning.h's tiles) and one chunk of the key axis (blockIdx.z; one chunk, all
+// keys, unless the call is split) and walks the visible key tiles of its chunk. Q is held
+// transposed in shared memory; per key tile, K is staged transposed, the scores of a thread's 4
+// rows x (keys / 16) keys are chains over the padded head dimension, the 16 lanes that share 4 rows
+// reduce the row maximum by shuffles (16 lanes sit inside any warp of 32 or 64), the running
+// maximum and sum are updated and the accumulator rescaled; the probabilities go to shared memory,
+// V replaces K in the same stage and each thread adds its 4 rows x (Dim / 16) outputs. The sums of
+// the probabilities stay per thread until the end. Unsplit, the block divides by the sum and writes
+// the output. Split, the key axis [0, N) is cut into chunks of whole key tiles; each block writes
+// its unnormalised accumulator, running maximum and sum per row to device scratch (an empty chunk:
+// -inf, 0, zeros), and combine_kernel merges the chunks of each row in chunk order with weights
+// e^(m_z - max m) (FP32), so a row with no visible key still reads 0/0. The split changes the
+// rounding (one more rescaling and sum per row), not the chains of the dots. The head dimension is
+// a compile-time tier (64, 128, 256) padded with zeros; the tile and the split are planned from
+// the device's shared memory and multiprocessors (read at run time): the tallest tile whose grid,
+// split if need be, reaches the target (flash_attention_tuning.h).
 // The unfused path (d > 256, or no tile fits): per slice, the scores by the kit's SGEMM (gemm.h)
 // into device scratch (M x N floats), a block per row turns them into probabilities (max, exp,
 // sum, divide, as torch's softmax), and the second product by the SGEMM again, whose chain over
@@ -288,9 +299,21 @@ __device__ __forceinline__ float group_sum(float x) {
 
 } // namespace detail
 
+// Where the blocks of a key split leave their partial results (device scratch), and the chunk
+// width. acc == nullptr: no split, each block writes its normalised rows to the output. Otherwise
+// partial p = (chunk * slices + slice) * M + row holds the row's unnormalised accumulator at
+// acc[p * d ..+ d), its running maximum at row_max[p] (-inf when the chunk has no visible key for
+// the row) and its sum of probabilities (relative to that maximum) at row_sum[p].
+struct Partials {
+  float *acc = nullptr;
+  float *row_max = nullptr;
+  float *row_sum = nullptr;
+  int chunk_keys = 0; // keys per chunk: a whole number of the tile's key steps
+};
+
 template <class T, class Layout, class Score>
 __global__ void __launch_bounds__(T::kThreads)
-    attention_kernel(Shape shape, Layout layout, Score score, bool vector) {
+    attention_kernel(Shape shape, Layout layout, Score score, bool vector, Partials partials) {
   constexpr int kDim = T::kDim, kRows = T::kRows, kKeys = T::kKeys;
   constexpr int kKpt = T::kKeysPerThread, kPieces = T::kDimPieces;
   constexpr int kDimRuns = kDim / 4; // float4 runs per row of a tile
@@ -340,9 +363,19 @@ __global__ void __launch_bounds__(T::kThreads)
       out[r][c] = 0.f;
   }
 
+  // The visible keys of the tile, within the block's chunk of the key axis (blockIdx.z). Without
+  // a split the one chunk covers [0, N) and the range is the visible one unchanged.
   int key_begin = 0, key_end = 0;
   if (q0 <= q_last)
     score.key_range(q0, q_last, N, key_begin, key_end);
+  {
+    const long long chunk_begin = static_cast<long long>(blockIdx.z) * partials.chunk_keys;
+    const long long chunk_end = chunk_begin + partials.chunk_keys;
+    if (chunk_begin > key_begin)
+      key_begin = static_cast<int>(chunk_begin);
+    if (chunk_end < key_end)
+      key_end = static_cast<int>(chunk_end);
+  }
 
   for (int k0 = key_begin; k0 < key_end; k0 += kKeys) {
     const int k_last = min(k0 + kKeys, key_end) - 1;
@@ -443,22 +476,39 @@ __global__ void __launch_bounds__(T::kThreads)
     }
   }
 
-  // out / sum per row; the sum of the row's probabilities gathered over its 16 lanes.
+  // Without a split: out / sum per row, the sum of the row's probabilities gathered over its 16
+  // lanes. With one: the accumulator as it stands, the running maximum (the same in the group's 16
+  // lanes) and the gathered sum, for combine_kernel. A block whose chunk holds no visible key
+  // leaves maximum -inf, sum 0 and an accumulator of zeros.
+  const bool split = partials.acc != nullptr;
+  const bool store_vector = split ? d % 4 == 0 : vector; // scratch rows: 16-byte aligned then
 #pragma unroll
   for (int r = 0; r < 4; ++r) {
     const float total = detail::group_sum(row_sum[r]);
     const int i = q0 + 4 * group + r;
     if (i >= M)
       continue;
-    float *const row = o_base + static_cast<std::size_t>(i) * layout.o_row_stride;
+    float *row = o_base + static_cast<std::size_t>(i) * layout.o_row_stride;
+    if (split) {
+      const std::size_t p =
+          (static_cast<std::size_t>(blockIdx.z) * gridDim.y + slice) * static_cast<std::size_t>(M) +
+          i;
+      if (lane == 0) {
+        partials.row_max[p] = row_max[r];
+        partials.row_sum[p] = total;
+      }
+      row = partials.acc + p * static_cast<std::size_t>(d);
+    }
 #pragma unroll
     for (int piece = 0; piece < kPieces; ++piece) {
       const int col = 64 * piece + 4 * lane;
       if (col >= d)
         continue;
-      const float4 x = make_float4(out[r][4 * piece + 0] / total, out[r][4 * piece + 1] / total,
-                                   out[r][4 * piece + 2] / total, out[r][4 * piece + 3] / total);
-      if (vector) {
+      float4 x = make_float4(out[r][4 * piece + 0], out[r][4 * piece + 1], out[r][4 * piece + 2],
+                             out[r][4 * piece + 3]);
+      if (!split)
+        x = make_float4(x.x / total, x.y / total, x.z / total, x.w / total);
+      if (store_vector) {
         *reinterpret_cast<float4 *>(row + col) = x;
       } else {
         row[col] = x.x;
@@ -532,13 +582,62 @@ void attention_unfused(const Shape &shape, const Layout &layout, const Score &sc
   }
 }
 
-// Launches the fused kernel with tile T when the device grants its shared memory; false if not.
-template <class T, class Layout, class Score>
-bool launch_tile(const Shape &shape, const Layout &layout, const Score &score, bool vector,
-                 cudaStream_t stream) {
+// The second kernel of a key split: per (slice, row, column) of the output, the chunks' partials
+// in chunk order, m = max_z m_z, out = sum_z acc_z e^(m_z - m) / sum_z l_z e^(m_z - m). A chunk
+// with no visible key for the row (m_z = -inf) weighs e^-inf = 0; when no chunk has one the
+// reference is 0 instead of -inf (never -inf - -inf), both sums are 0 and the row reads 0/0 = NaN,
+// as without a split.
+template <class Layout>
+__global__ void __launch_bounds__(256)
+    combine_kernel(Shape shape, Layout layout, Partials partials, int splits) {
+  const int M = shape.queries, d = shape.dim;
+  const std::size_t per_slice = static_cast<std::size_t>(M) * d;
+  const std::size_t elements = per_slice * shape.slices;
+  const std::size_t rows = static_cast<std::size_t>(M) * shape.slices; // partials per chunk
+  const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t e = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       e < elements; e += step) {
+    const int slice = static_cast<int>(e / per_slice);
+    const std::size_t within = e % per_slice;
+    const int i = static_cast<int>(within / d), col = static_cast<int>(within % d);
+    const std::size_t row = static_cast<std::size_t>(slice) * M + i;
+    float largest = -INFINITY;
+    for (int z = 0; z < splits; ++z)
+      largest = fmaxf(largest, partials.row_max[z * rows + row]);
+    const float reference = largest == -INFINITY ? 0.f : largest;
+    float numerator = 0.f, denominator = 0.f;
+    for (int z = 0; z < splits; ++z) {
+      const std::size_t p = z * rows + row;
+      const float weight = expf(partials.row_max[p] - reference);
+      numerator = fmaf(partials.acc[p * d + col], weight, numerator);
+      denominator = fmaf(partials.row_sum[p], weight, denominator);
+    }
+    layout.o_slice(slice)[static_cast<std::size_t>(i) * layout.o_row_stride + col] =
+        numerator / denominator;
+  }
+}
+
+// The device scratch of the key split's partials, kept between calls.
+inline kit::gpu::DeviceScratch &split_scratch() {
+  static kit::gpu::DeviceScratch scratch;
+  return scratch;
+}
+
+// Whether the device grants tile T's shared memory (read once).
+template <class T> bool tile_fits() {
   static const bool fits =
       T::kSharedBytes <= static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block());
-  if (!fits)
+  return fits;
+}
+
+// Launches the fused kernel with tile T when the device grants its shared memory; false if not.
+// `splits` chunks of the key axis (clamped to 1 .. the key steps, and to the grid's z limit;
+// chunks are whole key steps, so fewer chunks may result): with one, the blocks write the output
+// directly; with more, partials to split_scratch() and combine_kernel writes the output.
+template <class T, class Layout, class Score>
+bool launch_tile(const Shape &shape, const Layout &layout, const Score &score, bool vector,
+                 cudaStream_t stream, int splits = 1) {
+  if (!tile_fits<T>())
     return false;
   auto *const kernel = attention_kernel<T, Layout, Score>;
   static const bool reserved = [kernel] {
@@ -546,54 +645,137 @@ bool launch_tile(const Shape &shape, const Layout &layout, const Score &score, b
     return true;
   }();
   (void)reserved;
+  constexpr int kGridZLimit = 65535;
+  const int key_tiles = (shape.keys + T::kKeys - 1) / T::kKeys;
+  int chunks = splits < 1 ? 1 : splits;
+  chunks = chunks < key_tiles ? chunks : key_tiles;
+  chunks = chunks < kGridZLimit ? chunks : kGridZLimit;
+  const int tiles_per_chunk = (key_tiles + chunks - 1) / chunks;
+  chunks = (key_tiles + tiles_per_chunk - 1) / tiles_per_chunk; // none past the keys
+  Partials partials;
+  partials.chunk_keys = tiles_per_chunk * T::kKeys;
+  if (chunks > 1) {
+    const std::size_t rows = static_cast<std::size_t>(chunks) * shape.slices * shape.queries;
+    const std::size_t floats = rows * (static_cast<std::size_t>(shape.dim) + 2);
+    partials.acc = static_cast<float *>(split_scratch().reserve(floats * sizeof(float)));
+    partials.row_max = partials.acc + rows * shape.dim;
+    partials.row_sum = partials.row_max + rows;
+  }
   const dim3 grid(static_cast<unsigned>((shape.queries + T::kRows - 1) / T::kRows),
-                  static_cast<unsigned>(shape.slices));
-  kernel<<<grid, T::kThreads, T::kSharedBytes, stream>>>(shape, layout, score, vector);
+                  static_cast<unsigned>(shape.slices), static_cast<unsigned>(chunks));
+  kernel<<<grid, T::kThreads, T::kSharedBytes, stream>>>(shape, layout, score, vector, partials);
   GPU_CHECK_LAUNCH("attention_kernel");
+  if (chunks > 1) {
+    constexpr int kCombineBlock = 256;
+    const std::size_t elements = static_cast<std::size_t>(shape.queries) * shape.dim * shape.slices;
+    const std::size_t wanted = (elements + kCombineBlock - 1) / kCombineBlock;
+    const std::size_t most = static_cast<std::size_t>(kit::gpu::device_multiprocessors()) * 32;
+    combine_kernel<Layout>
+        <<<static_cast<unsigned>(wanted < most ? wanted : most), kCombineBlock, 0, stream>>>(
+            shape, layout, partials, chunks);
+    GPU_CHECK_LAUNCH("combine_kernel");
+  }
   return true;
 }
 
-// One tier: the tallest tile whose grid fills the device, else the shortest; taller ones that
-// the device's shared memory refuses are passed over. False when none fits.
-template <int Dim, class Layout, class Score>
-bool launch_tier(const Shape &shape, const Layout &layout, const Score &score, bool vector,
-                 cudaStream_t stream) {
+// The three tiles of tier Dim.
+template <int Dim> struct TierTileTypes {
   using Tiles = TierTiles<Dim>;
   using Tall = Tile<Dim, Tiles::kTallRows, Tiles::kTallKeys>;
   using Medium = Tile<Dim, Tiles::kMediumRows, Tiles::kMediumKeys>;
   using Short = Tile<Dim, Tiles::kShortRows, Tiles::kShortKeys>;
-  const int multiprocessors = kit::gpu::device_multiprocessors();
-  auto blocks = [&](int rows) {
-    return static_cast<long long>((shape.queries + rows - 1) / rows) * shape.slices;
+};
+
+// The planner of tier Dim (a host function of the shape and the device's figures): for each tile
+// from the tallest that `shared_bytes` grants, split_for_tile (flash_attention_tuning.h) says
+// whether it is taken and with how many chunks; the shortest takes what is left. splits == 0: no
+// tile fits (the unfused path).
+template <int Dim>
+Plan plan_tier(const Shape &shape, int multiprocessors, std::size_t shared_bytes) {
+  using Types = TierTileTypes<Dim>;
+  const long long target = static_cast<long long>(kTargetBlocksPerMultiprocessor) *
+                           (multiprocessors > 0 ? multiprocessors : 1);
+  auto consider = [&](TileClass tile, int rows, int keys, bool shortest, Plan &plan) {
+    const long long blocks =
+        static_cast<long long>((shape.queries + rows - 1) / rows) * shape.slices;
+    const int key_tiles = (shape.keys + keys - 1) / keys;
+    const int splits = split_for_tile(blocks, key_tiles, target, shortest);
+    if (splits > 0)
+      plan = Plan{tile, splits};
+    return splits > 0;
   };
-  if (grid_fills(blocks(Tall::kRows), multiprocessors) &&
-      launch_tile<Tall>(shape, layout, score, vector, stream))
-    return true;
-  if (grid_fills(blocks(Medium::kRows), multiprocessors) &&
-      launch_tile<Medium>(shape, layout, score, vector, stream))
-    return true;
-  return launch_tile<Short>(shape, layout, score, vector, stream) ||
-         launch_tile<Medium>(shape, layout, score, vector, stream) ||
-         launch_tile<Tall>(shape, layout, score, vector, stream);
+  Plan plan{TileClass::Short, 0};
+  if (Types::Tall::kSharedBytes <= shared_bytes &&
+      consider(TileClass::Tall, Types::Tall::kRows, Types::Tall::kKeys, false, plan))
+    return plan;
+  if (Types::Medium::kSharedBytes <= shared_bytes &&
+      consider(TileClass::Medium, Types::Medium::kRows, Types::Medium::kKeys, false, plan))
+    return plan;
+  if (Types::Short::kSharedBytes <= shared_bytes)
+    consider(TileClass::Short, Types::Short::kRows, Types::Short::kKeys, true, plan);
+  return plan;
 }
 
-// out = softmax(logit(Q K^T)) V for every slice, on `stream`, asynchronous. Empty shapes do
-// nothing.
+// The planner's choice for `shape` on the current device (the tier of shape.dim); splits == 0
+// when the unfused path runs instead.
+inline Plan choose_plan(const Shape &shape) {
+  const int multiprocessors = kit::gpu::device_multiprocessors();
+  static const std::size_t shared =
+      static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block()); // as tile_fits reads it
+  if (shape.dim <= 64)
+    return plan_tier<64>(shape, multiprocessors, shared);
+  if (shape.dim <= 128)
+    return plan_tier<128>(shape, multiprocessors, shared);
+  if (shape.dim <= kLargestHeadDimTier)
+    return plan_tier<256>(shape, multiprocessors, shared);
+  return Plan{TileClass::Short, 0};
+}
+
+// Runs `plan` in tier Dim: its tile, or the next shorter one the device grants, with its
+// splits. False when none fits.
+template <int Dim, class Layout, class Score>
+bool launch_tier(const Shape &shape, const Layout &layout, const Score &score, bool vector,
+                 const Plan &plan, cudaStream_t stream) {
+  using Types = TierTileTypes<Dim>;
+  if (plan.splits < 1)
+    return false;
+  if (plan.tile == TileClass::Tall &&
+      launch_tile<typename Types::Tall>(shape, layout, score, vector, stream, plan.splits))
+    return true;
+  if (plan.tile != TileClass::Short &&
+      launch_tile<typename Types::Medium>(shape, layout, score, vector, stream, plan.splits))
+    return true;
+  return launch_tile<typename Types::Short>(shape, layout, score, vector, stream, plan.splits);
+}
+
+// attention() with the given plan: the plan's tile (or the next shorter one the device grants)
+// and its splits, clamped as launch_tile says. Head dimensions above the largest tier, and plans
+// with splits < 1, take the unfused path. Empty shapes do nothing.
 template <class Layout, class Score>
-void attention(const Shape &shape, const Layout &layout, const Score &score,
-               cudaStream_t stream = 0) {
+void attention_with_plan(const Shape &shape, const Layout &layout, const Score &score,
+                         const Plan &plan, cudaStream_t stream = 0) {
   if (shape.queries <= 0 || shape.keys <= 0 || shape.dim <= 0 || shape.slices <= 0)
     return;
   const bool vector = shape.dim % 4 == 0 && layout.vector_ok();
   bool launched = false;
   if (shape.dim <= 64)
-    launched = launch_tier<64>(shape, layout, score, vector, stream);
+    launched = launch_tier<64>(shape, layout, score, vector, plan, stream);
   else if (shape.dim <= 128)
-    launched = launch_tier<128>(shape, layout, score, vector, stream);
+    launched = launch_tier<128>(shape, layout, score, vector, plan, stream);
   else if (shape.dim <= kLargestHeadDimTier)
-    launched = launch_tier<256>(shape, layout, score, vector, stream);
+    launched = launch_tier<256>(shape, layout, score, vector, plan, stream);
   if (!launched)
     attention_unfused(shape, layout, score, stream);
+}
+
+// out = softmax(logit(Q K^T)) V for every slice, on `stream`, asynchronous, with the planner's
+// choice of tile and key split. Empty shapes do nothing.
+template <class Layout, class Score>
+void attention(const Shape &shape, const Layout &layout, const Score &score,
+               cudaStream_t stream = 0) {
+  if (shape.queries <= 0 || shape.keys <= 0 || shape.dim <= 0 || shape.slices <= 0)
+    return;
+  attention_with_plan(shape, layout, score, choose_plan(shape), stream);
 }
 
 } // namespace kit::flash

@@ -4,7 +4,9 @@
 // and key counts 1, 2, 31, 32, 33, 63, 64, 65 and tile +- 1; head dimensions 1, 2, 3, 31 .. 65,
 // tier +- 1; every visibility rule (all, causal, windows, sinks with a window, a rule that hides
 // whole rows); an additive bias; one head, interleaved heads with grouped K/V heads, head-major
-// tensors with a batch; pointers one float off 16 bytes (scalar loads). Outputs are poisoned
+// tensors with a batch; pointers one float off 16 bytes (scalar loads); the key split forced
+// (1, 2, 3 chunks, one per key step, more than the key steps) for every rule, layout and the bias,
+// and the planner's choice at the judges' sizes of three attention problems. Outputs are poisoned
 // first; rows with no visible key must read NaN, every other element within 2e-5 + 2e-5 |want|
 // (FP32 against double over a few hundred keys of values in [-1, 1]).
 #include "gpu/check.h"
@@ -33,7 +35,9 @@ struct SlopeBias {
 };
 
 enum class Arrangement { Single, Interleaved, HeadMajor };
-enum class Path { Tile0, Tile1, Tile2, Dispatch, Unfused };
+// Tile0..2: that tile launched directly; Dispatch: attention() (the planner); Unfused: the unfused
+// path; Planned: attention_with_plan with the case's forced plan.
+enum class Path { Tile0, Tile1, Tile2, Dispatch, Unfused, Planned };
 
 struct Case {
   int queries, keys, dim;
@@ -85,8 +89,13 @@ std::size_t elements_kv(const Case &c) {
 }
 
 template <class Score>
-void launch(Path path, const Shape &shape, const StridedLayout &layout, const Score &score) {
+void launch(Path path, const kit::flash::Plan &plan, const Shape &shape,
+            const StridedLayout &layout, const Score &score) {
   using namespace kit::flash;
+  if (path == Path::Planned) {
+    attention_with_plan(shape, layout, score, plan, nullptr);
+    return;
+  }
   const bool vector = shape.dim % 4 == 0 && layout.vector_ok();
   auto tiles = [&](auto tier) {
     constexpr int kDim = decltype(tier)::value;
@@ -121,10 +130,18 @@ const char *path_name(Path p) {
          : p == Path::Tile1    ? "medium"
          : p == Path::Tile2    ? "short"
          : p == Path::Dispatch ? "dispatch"
-                               : "unfused";
+         : p == Path::Unfused  ? "unfused"
+                               : "planned";
 }
 
-void check_case(kit::test::Checker &check, std::mt19937 &rng, const Case &c, Path path) {
+const char *tile_name(kit::flash::TileClass t) {
+  return t == kit::flash::TileClass::Tall     ? "tall"
+         : t == kit::flash::TileClass::Medium ? "medium"
+                                              : "short";
+}
+
+void check_case(kit::test::Checker &check, std::mt19937 &rng, const Case &c, Path path,
+                kit::flash::Plan plan = {}) {
   const std::size_t nq = elements_q(c), nkv = elements_kv(c);
   if (!kit::test::runs_at_this_scale(nq + 2 * nkv))
     return;
@@ -195,9 +212,9 @@ void check_case(kit::test::Checker &check, std::mt19937 &rng, const Case &c, Pat
       make_layout(c, d_q.get() + off, d_k.get() + off, d_v.get() + off, d_o.get() + off, slices);
   const Shape shape{c.queries, c.keys, c.dim, slices};
   if (c.bias)
-    launch(path, shape, layout, kit::flash::Scores<SlopeBias>{scale, c.visibility, bias});
+    launch(path, plan, shape, layout, kit::flash::Scores<SlopeBias>{scale, c.visibility, bias});
   else
-    launch(path, shape, layout, kit::flash::Scores<>{scale, c.visibility});
+    launch(path, plan, shape, layout, kit::flash::Scores<>{scale, c.visibility});
   GPU_CHECK(cudaDeviceSynchronize());
   const std::vector<float> got = d_o.download();
 
@@ -210,10 +227,13 @@ void check_case(kit::test::Checker &check, std::mt19937 &rng, const Case &c, Pat
     if (!ok && bad++ == 0)
       first = e;
   }
-  char what[200];
-  std::snprintf(what, sizeof what, "%s M=%d N=%d d=%d %s arrangement=%d off=%d%s", path_name(path),
-                c.queries, c.keys, c.dim, c.rule, static_cast<int>(c.arrangement), c.misalign,
-                c.bias ? " bias" : "");
+  char planned[64] = "";
+  if (path == Path::Planned)
+    std::snprintf(planned, sizeof planned, " %s splits=%d", tile_name(plan.tile), plan.splits);
+  char what[260];
+  std::snprintf(what, sizeof what, "%s%s M=%d N=%d d=%d %s arrangement=%d off=%d%s",
+                path_name(path), planned, c.queries, c.keys, c.dim, c.rule,
+                static_cast<int>(c.arrangement), c.misalign, c.bias ? " bias" : "");
   if (bad > 0)
     std::printf("  %s: %d wrong, first at %zu (got %.9g, want %.9g)\n", what, bad, first,
                 got[off + first], want[first]);
@@ -264,5 +284,78 @@ int main() {
         check_case(check, rng, {33, 66, 128, all, "all", a, misalign, true}, p);
         check_case(check, rng, {17, 40, 200, window, "window(5,3)", a, misalign, true}, p);
       }
+
+  // The key split forced: 1, 2, 3 chunks, one per key step and more than the key steps (clamped),
+  // through each tile, for every rule, at awkward sizes (the counts kept small: the test also
+  // runs under the persona).
+  using kit::flash::Plan;
+  using kit::flash::TileClass;
+  const Visibility sinks_window = Visibility::sinks_window(3, 9, 0);
+  struct Rule {
+    Visibility visibility;
+    const char *name;
+  };
+  const Rule rules[] = {{all, "all"},
+                        {causal, "causal"},
+                        {window, "window(5,3)"},
+                        {sinks_window, "sinks(3)+window(9,0)"}};
+  struct Size {
+    int queries, keys, dim;
+  };
+  const Size sizes[] = {{1, 200, 3},    {2, 65, 64}, {31, 127, 65}, {33, 64, 128},  {63, 33, 129},
+                        {64, 200, 256}, {65, 1, 1},  {127, 2, 64},  {200, 31, 128}, {200, 200, 65}};
+  // The key steps of a tile at head dimension d (flash_attention_tuning.h's table).
+  auto key_steps = [](TileClass tile, int keys, int dim) {
+    using kit::flash::TierTiles;
+    const int step = tile != TileClass::Short ? 64 : dim > 128 ? TierTiles<256>::kShortKeys : 64;
+    return (keys + step - 1) / step;
+  };
+  for (const Rule &rule : rules)
+    for (TileClass tile : {TileClass::Tall, TileClass::Medium, TileClass::Short})
+      for (int which = 0; which < 10; ++which) {
+        // The medium tile over every other size only.
+        if (tile == TileClass::Medium && which % 2 == 1)
+          continue;
+        const Size &z = sizes[which];
+        const int steps = key_steps(tile, z.keys, z.dim);
+        for (int splits : {1, 2, 3, steps, steps + 7})
+          check_case(check, rng, {z.queries, z.keys, z.dim, rule.visibility, rule.name},
+                     Path::Planned, Plan{tile, splits});
+      }
+  // Rows that see nothing stay NaN through the combine; whole chunks with nothing visible.
+  for (TileClass tile : {TileClass::Tall, TileClass::Short})
+    for (int splits : {2, 3, 100}) {
+      check_case(check, rng, {120, 60, 64, hides, "rows beyond keys+40 empty"}, Path::Planned,
+                 Plan{tile, splits});
+      check_case(check, rng, {200, 200, 64, Visibility::window(3, 0), "window(3,0)"}, Path::Planned,
+                 Plan{tile, splits});
+    }
+  // Layouts (grouped K/V heads interleaved, head-major with a batch), misaligned pointers, the
+  // bias, split.
+  for (Arrangement a : {Arrangement::Single, Arrangement::Interleaved, Arrangement::HeadMajor})
+    for (int misalign : {0, 1})
+      for (int splits : {2, 3, 50}) {
+        check_case(check, rng, {70, 200, 64, causal, "causal", a, misalign, true}, Path::Planned,
+                   Plan{TileClass::Tall, splits});
+        check_case(check, rng,
+                   {33, 130, 129, sinks_window, "sinks(3)+window(9,0)", a, misalign, true},
+                   Path::Planned, Plan{TileClass::Short, splits});
+      }
+  // The planner's own choice at the judges' sizes: softmax_attention (512 x 256, d 128),
+  // casual_attention (5000, d 128, causal), attention_with_sinks (5000, d 128, 4 sinks, a window
+  // of 1024 keys).
+  const Shape judge_sizes[] = {{512, 256, 128, 1}, {5000, 5000, 128, 1}, {5000, 5000, 128, 1}};
+  const Rule judge_rules[] = {{all, "softmax_attention"},
+                              {causal, "casual_attention"},
+                              {Visibility::sinks_window(4, 1023, 0), "attention_with_sinks"}};
+  for (int n = 0; n < 3; ++n) {
+    const Shape &z = judge_sizes[n];
+    const Plan plan = kit::flash::choose_plan(z);
+    std::printf("  plan for %s: %s tile, %d splits\n", judge_rules[n].name, tile_name(plan.tile),
+                plan.splits);
+    check_case(check, rng,
+               {z.queries, z.keys, z.dim, judge_rules[n].visibility, judge_rules[n].name},
+               Path::Dispatch);
+  }
   return check.finish("flash_attention_test");
 }
