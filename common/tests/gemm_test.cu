@@ -6,7 +6,9 @@
 // tile +- 1 in each dimension; leading dimensions wider than the matrices; odd leading dimensions
 // and pointers one float off 16 bytes, which take the scalar loads. Outputs are poisoned first, and
 // the elements between rows (ldc > cols) must keep their poison. Depth parts (the depth's slices
-// dealt round-robin to partial products summed in part order) against the same model per part.
+// dealt round-robin to partial products summed in part order) against the same model per part;
+// split launches (launch_split: the parts' planes in scratch, summed before the epilogue) against
+// the same model for every tile class, and bit for bit against depth parts + sum_parts().
 #include "gpu/check.h"
 #include "gpu/vendor.h"
 #include "primitives/gemm.h"
