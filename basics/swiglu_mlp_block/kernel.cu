@@ -2,17 +2,20 @@
 // pointers: output = (silu(x W_gate) * (x W_up)) W_down, with x M x d_model, W_gate and W_up
 // d_model x d_ffn, W_down d_ffn x d_model and output M x d_model.
 //
-// Two launches of the kit's SIMT SGEMM (common/primitives/gemm.h), each element one FMA chain over
-// ascending k (cuBLAS's order):
+// Two products of the kit's SIMT SGEMM (common/primitives/gemm.h):
 //   1. the gate and up projections in one GEMM with paired panels: each block reads x once for
 //      both weight panels, each thread holds the gate and up products of the same elements, and
 //      the epilogue stores hidden = silu(gate) * up (M x d_ffn) into scratch kept from one call to
 //      the next; neither projection is ever stored;
-//   2. output = hidden W_down.
+//   2. output = hidden W_down, by gemm_tuning.h's split planner (launch_auto_split): when the
+//      output has too few tiles to fill the GPU the depth (d_ffn) is dealt to parts whose partial
+//      products are summed in part order, not one chain per element; the judge's 1e-4 tolerance
+//      leaves room for any order (outputs of order 0.02, rounding of order 1e-8: README).
+// The first is one FMA chain per element over ascending k (cuBLAS's order).
 // silu is torch's for a float tensor, gate / (1 + exp(-gate)) with the accurate expf, then the
 // product with up rounded once. Tiles as gemm_tuning.h picks them (at the judge's 512 x 4096 x
-// 14336: the 256 x 128 tile for the first, 448 blocks, and the 64 x 64 tile for the second, 512
-// blocks). No host synchronisation.
+// 14336: the 256 x 128 tile for the first, 448 blocks, and the 256 x 128 tile with 3 depth parts
+// for the second, 192 blocks). No host synchronisation.
 #include "gpu/device.h"
 #include "gpu/device_scratch.h"
 #include "gpu/vendor.h"
@@ -70,7 +73,7 @@ extern "C" void solve(const float *x, const float *W_gate, const float *W_up, co
   down.rows = M;
   down.cols = d_model;
   down.depth = d_ffn;
-  kit::gemm::launch_auto<kRowMajor>(down,
-                                    kit::gemm::Store{output, static_cast<std::size_t>(d_model), 0},
-                                    multiprocessors, nullptr);
+  kit::gemm::launch_auto_split<kRowMajor>(
+      down, kit::gemm::Store{output, static_cast<std::size_t>(d_model), 0}, multiprocessors,
+      nullptr);
 }

@@ -41,6 +41,13 @@
 // dealt round-robin to the blocks of a split, then summed in order), so with kTileDepth 8 and the
 // same S a product matches cuBLAS's bit for bit (basics/matrix_power/README.md).
 //
+// launch_split() uses depth parts for speed when the output has too few tiles to fill the GPU:
+// the S parts' raw products go to S planes of device scratch, then one pass sums each element's
+// parts in part order and applies the caller's epilogue to the sum. The result is the same as
+// depth parts + sum_parts() followed by the epilogue, but not the one-chain order of launch(), so
+// only callers whose tolerance leaves room for another order use it (gemm_tuning.h's
+// launch_auto_split). Paired panels are not supported (the epilogue needs both sums at once).
+//
 // Any sizes >= 1 work: loads outside the matrices read as zero and stores outside the output are
 // skipped. 16-byte global loads and stores are used only when every leading dimension, batch
 // stride and the column count are multiples of 4 floats, the depth too where an operand's rows run
@@ -48,6 +55,7 @@
 #pragma once
 
 #include "gpu/check.h"
+#include "gpu/device_scratch.h"
 #include "gpu/shared_memory.h"
 #include "gpu/vendor.h"
 
@@ -590,6 +598,76 @@ inline void sum_parts(const float *parts, int count, std::size_t plane, std::siz
   const unsigned blocks = static_cast<unsigned>(needed < most ? needed : most);
   sum_parts_kernel<float><<<blocks, kThreads, 0, stream>>>(parts, count, plane, elements, out);
   GPU_CHECK_LAUNCH("sum_parts_kernel");
+}
+
+// The second pass of a split launch: element (batch, row, col) of the output gets
+// epilogue(((planes[0] + planes[1]) + planes[2]) + ...), its `parts` partial products summed in
+// part order, each addition rounded to FP32. Plane (batch, part) is entry batch * parts + part of
+// the first pass's grid, a packed rows x cols matrix at planes + entry * rows * cols.
+template <class Epilogue>
+__global__ void sum_parts_epilogue_kernel(const float *planes, int parts, int rows, int cols,
+                                          int batches, Epilogue epilogue) {
+  const std::size_t plane = static_cast<std::size_t>(rows) * cols;
+  const std::size_t elements = plane * batches;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       i < elements; i += stride) {
+    const std::size_t batch = i / plane;
+    const std::size_t within = i - batch * plane;
+    const float *const first = planes + batch * parts * plane + within;
+    float sum = first[0];
+    for (int p = 1; p < parts; ++p)
+      sum = sum + first[p * plane]; // not contracted: nothing to fuse with
+    const int row = static_cast<int>(within / cols);
+    const int col = static_cast<int>(within - static_cast<std::size_t>(row) * cols);
+    float *const out = epilogue.at(static_cast<int>(batch), row, col);
+    *out = epilogue(sum, out);
+  }
+}
+
+// A scratch for callers of launch_split() that keep none of their own (one per program, grown to
+// the largest split seen; stream order keeps successive users on one stream apart).
+inline kit::gpu::DeviceScratch &split_scratch() {
+  static kit::gpu::DeviceScratch scratch;
+  return scratch;
+}
+
+// launch() with the depth dealt to `parts` parts (see the top): the first pass writes each part's
+// raw product to its own plane of `scratch` (batches x parts planes of rows x cols floats), the
+// second sums every element's planes in part order and applies `epilogue` at
+// epilogue.at(batch, row, col) (it may read the output first, as ScaleAdd does). The order is that
+// of depth parts + sum_parts(), not launch()'s one chain per element; parts == 1 is launch().
+// Asynchronous on `stream`; `multiprocessors` sizes the second pass's grid. Growing `scratch`
+// waits for the device (DeviceScratch::reserve).
+template <class Shape, BLayout kLayout, Panels kPanels = Panels::One, class Epilogue>
+void launch_split(const Operands &ops, const Epilogue &epilogue, int parts,
+                  kit::gpu::DeviceScratch &scratch, int multiprocessors, cudaStream_t stream) {
+  static_assert(kPanels != Panels::Paired,
+                "paired panels combine two products per element: not supported by the split");
+  if (ops.rows <= 0 || ops.cols <= 0 || ops.batches <= 0 || parts <= 0)
+    return;
+  if (parts == 1) {
+    Operands whole = ops;
+    whole.depth_parts = 1;
+    launch<Shape, kLayout, kPanels>(whole, epilogue, stream);
+    return;
+  }
+  const std::size_t plane = static_cast<std::size_t>(ops.rows) * ops.cols;
+  const std::size_t planes = static_cast<std::size_t>(ops.batches) * parts;
+  float *const partial = static_cast<float *>(scratch.reserve(planes * plane * sizeof(float)));
+  Operands split = ops;
+  split.depth_parts = parts;
+  // Entry z = batch * parts + part of the grid stores to plane z.
+  launch<Shape, kLayout, kPanels>(split, Store{partial, static_cast<std::size_t>(ops.cols), plane},
+                                  stream);
+  constexpr int kThreads = 256;
+  const std::size_t elements = plane * ops.batches;
+  const std::size_t needed = (elements + kThreads - 1) / kThreads;
+  const std::size_t most = static_cast<std::size_t>(multiprocessors > 0 ? multiprocessors : 1) * 8;
+  const unsigned blocks = static_cast<unsigned>(needed < most ? needed : most);
+  sum_parts_epilogue_kernel<Epilogue>
+      <<<blocks, kThreads, 0, stream>>>(partial, parts, ops.rows, ops.cols, ops.batches, epilogue);
+  GPU_CHECK_LAUNCH("sum_parts_epilogue_kernel");
 }
 
 } // namespace kit::gemm

@@ -76,4 +76,78 @@ void launch_auto(const Operands &ops, const Epilogue &epilogue, int multiprocess
   }
 }
 
+// The split planner (gemm.h's launch_split: the depth dealt to parts summed afterwards). Blocks
+// wanted per multiprocessor for a split grid of each tile class; the large and medium tiles hold
+// one 256-thread block per multiprocessor (kMinBlocksPerSm 1). A rule of thumb to be measured:
+// these are the constants to change.
+constexpr int kSplitTargetBlocksPerMultiprocessorLarge = 1;
+constexpr int kSplitTargetBlocksPerMultiprocessorMedium = 2;
+// Each part keeps at least this many slices of the depth.
+constexpr int kSplitLeastSlicesPerPart = 4;
+
+struct SplitPlan {
+  TileClass tile;
+  int parts;
+};
+
+// The fewest parts that bring a grid of `Shape` to `target_blocks`, or 0 when more than the
+// depth allows (each part at least kSplitLeastSlicesPerPart slices).
+template <class Shape>
+int split_parts(long long rows, long long cols, long long batches, long long depth,
+                long long target_blocks) {
+  const long long blocks = tile_blocks<Shape>(rows, cols, batches);
+  const long long most = depth / (kSplitLeastSlicesPerPart * Shape::kTileDepth);
+  const long long parts = (target_blocks + blocks - 1) / blocks;
+  return blocks > 0 && parts <= most ? static_cast<int>(parts) : 0;
+}
+
+// pick_tile()'s large or medium tile as it is, with one part; otherwise the largest of them that
+// reaches its target of blocks with the fewest parts the depth allows; otherwise pick_tile()'s
+// tile with one part. `cols` counts B-tile columns as pick_tile()'s does.
+inline SplitPlan pick_split(long long rows, long long cols, long long batches, long long depth,
+                            int multiprocessors) {
+  const TileClass whole = pick_tile(rows, cols, batches, multiprocessors);
+  if (whole == TileClass::Large || whole == TileClass::Medium)
+    return {whole, 1};
+  const int large = split_parts<LargeTile>(
+      rows, cols, batches, depth,
+      static_cast<long long>(kSplitTargetBlocksPerMultiprocessorLarge) * multiprocessors);
+  if (large > 0)
+    return {TileClass::Large, large};
+  const int medium = split_parts<MediumTile>(
+      rows, cols, batches, depth,
+      static_cast<long long>(kSplitTargetBlocksPerMultiprocessorMedium) * multiprocessors);
+  if (medium > 0)
+    return {TileClass::Medium, medium};
+  return {whole, 1};
+}
+
+// launch_split() (gemm.h) with the tile and parts pick_split() chooses, the planes in
+// split_scratch(). For callers whose tolerance allows the parts' order (see gemm.h); launch_auto()
+// keeps one chain per element. Paired panels are not supported.
+template <BLayout kLayout, Panels kPanels = Panels::One, class Epilogue>
+void launch_auto_split(const Operands &ops, const Epilogue &epilogue, int multiprocessors,
+                       cudaStream_t stream) {
+  static_assert(kPanels != Panels::Paired, "paired panels: use launch_auto()");
+  const SplitPlan plan = pick_split(ops.rows, ops.cols, ops.batches, ops.depth, multiprocessors);
+  kit::gpu::DeviceScratch &scratch = split_scratch();
+  switch (plan.tile) {
+  case TileClass::Large:
+    launch_split<LargeTile, kLayout, kPanels>(ops, epilogue, plan.parts, scratch, multiprocessors,
+                                              stream);
+    break;
+  case TileClass::Medium:
+    launch_split<MediumTile, kLayout, kPanels>(ops, epilogue, plan.parts, scratch, multiprocessors,
+                                               stream);
+    break;
+  // pick_split() gives the small and tiny tiles one part only: a plain launch.
+  case TileClass::Small:
+    launch<SmallTile, kLayout, kPanels>(ops, epilogue, stream);
+    break;
+  case TileClass::Tiny:
+    launch<TinyTile, kLayout, kPanels>(ops, epilogue, stream);
+    break;
+  }
+}
+
 } // namespace kit::gemm

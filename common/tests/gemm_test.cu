@@ -6,7 +6,9 @@
 // tile +- 1 in each dimension; leading dimensions wider than the matrices; odd leading dimensions
 // and pointers one float off 16 bytes, which take the scalar loads. Outputs are poisoned first, and
 // the elements between rows (ldc > cols) must keep their poison. Depth parts (the depth's slices
-// dealt round-robin to partial products summed in part order) against the same model per part.
+// dealt round-robin to partial products summed in part order) against the same model per part;
+// split launches (launch_split: the parts' planes in scratch, summed before the epilogue) against
+// the same model for every tile class, and bit for bit against depth parts + sum_parts().
 #include "gpu/check.h"
 #include "gpu/vendor.h"
 #include "primitives/gemm.h"
@@ -53,6 +55,7 @@ struct Geometry {
   int misalign;  // floats added to every pointer (1: not 16-byte aligned)
   bool share_a;  // A's batch stride 0
   int split = 0; // stacked panels: the first panel's column count
+  int parts = 0; // > 0: launch_split() with that many depth parts (0: launch())
 };
 
 std::string describe(const Geometry &g, const char *shape) {
@@ -67,6 +70,9 @@ std::string describe(const Geometry &g, const char *shape) {
                 g.share_a ? " shared-A" : "");
   if (g.kind == Kind::Stacked)
     std::snprintf(text + std::strlen(text), sizeof text - std::strlen(text), " split=%d", g.split);
+  if (g.parts > 0)
+    std::snprintf(text + std::strlen(text), sizeof text - std::strlen(text), " split-parts=%d",
+                  g.parts);
   return text;
 }
 
@@ -108,21 +114,31 @@ void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, 
     return g.layout == BLayout::DepthByCols ? panel[base + k * ldb + col]
                                             : panel[base + col * ldb + k];
   };
+  // launch_split(): slice t (kTileDepth deep) of the depth goes to part t % parts, each part its
+  // own chain from 0, the parts summed in part order before the epilogue. One part: one chain.
+  const int parts = g.parts > 0 ? g.parts : 1;
+  std::vector<float> partial(parts);
   std::vector<float> want(c0);
   for (int z = 0; z < g.batches; ++z)
     for (int r = 0; r < g.rows; ++r)
       for (int col = 0; col < g.cols; ++col) {
-        float first = 0.f, second = 0.f;
+        float second = 0.f;
+        std::fill(partial.begin(), partial.end(), 0.f);
         for (int k = 0; k < g.depth; ++k) {
           const float x = a[z * a_stride + r * lda + k];
+          float &acc = partial[(k / Shape::kTileDepth) % parts];
           if (g.kind == Kind::Stacked)
-            first = std::fma(x, col < g.split ? b_at(b, z, k, col) : b_at(b2, z, k, col - g.split),
-                             first);
+            acc = std::fma(x, col < g.split ? b_at(b, z, k, col) : b_at(b2, z, k, col - g.split),
+                           acc);
           else
-            first = std::fma(x, b_at(b, z, k, col), first);
+            acc = std::fma(x, b_at(b, z, k, col), acc);
           if (paired)
             second = std::fma(x, b_at(b2, z, k, col), second);
         }
+        volatile float sum = partial[0];
+        for (int p = 1; p < parts; ++p)
+          sum = sum + partial[p];
+        const float first = sum;
         float &out = want[z * c_stride + r * ldc + col];
         // Each step rounded on its own (volatile: no contraction into a fused multiply-add).
         if (g.kind == Kind::Store || g.kind == Kind::Stacked) {
@@ -169,7 +185,44 @@ void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, 
   ops.batches = g.batches;
   float *const c = d_c.get() + off;
   constexpr BLayout kRowMajor = BLayout::DepthByCols, kTransposed = BLayout::ColsByDepth;
-  if (g.kind == Kind::Store) {
+  // The split launches, each with its own scratch: poisoned, so a plane it fails to write shows.
+  kit::gpu::DeviceScratch scratch;
+  if (g.parts > 0) {
+    const std::size_t planes = static_cast<std::size_t>(g.batches) * g.parts;
+    void *const planes_memory =
+        scratch.reserve(planes * g.rows * g.cols * sizeof(float) + sizeof(float));
+    GPU_CHECK(cudaMemset(planes_memory, 0xFF, scratch.capacity())); // NaN
+  }
+  constexpr int kMultiprocessors = 4;
+  if (g.parts > 0) {
+    if (g.kind == Kind::Store) {
+      const kit::gemm::Store e{c, ldc, c_stride};
+      if (g.layout == kRowMajor)
+        kit::gemm::launch_split<Shape, kRowMajor>(ops, e, g.parts, scratch, kMultiprocessors,
+                                                  nullptr);
+      else
+        kit::gemm::launch_split<Shape, kTransposed>(ops, e, g.parts, scratch, kMultiprocessors,
+                                                    nullptr);
+    } else if (g.kind == Kind::ScaleAdd) {
+      const kit::gemm::ScaleAdd e{c, ldc, c_stride, scale};
+      if (g.layout == kRowMajor)
+        kit::gemm::launch_split<Shape, kRowMajor>(ops, e, g.parts, scratch, kMultiprocessors,
+                                                  nullptr);
+      else
+        kit::gemm::launch_split<Shape, kTransposed>(ops, e, g.parts, scratch, kMultiprocessors,
+                                                    nullptr);
+    } else if (g.kind == Kind::Stacked) {
+      const kit::gemm::StackedStore e{c, ldc, c_stride, c + g.split, ldc, c_stride, g.split};
+      if (g.layout == kRowMajor)
+        kit::gemm::launch_split<Shape, kRowMajor, Panels::Stacked>(ops, e, g.parts, scratch,
+                                                                   kMultiprocessors, nullptr);
+      else
+        kit::gemm::launch_split<Shape, kTransposed, Panels::Stacked>(ops, e, g.parts, scratch,
+                                                                     kMultiprocessors, nullptr);
+    } else {
+      check.expect(false, "split launches do not take paired panels");
+    }
+  } else if (g.kind == Kind::Store) {
     const kit::gemm::Store e{c, ldc, c_stride};
     if (g.layout == kRowMajor)
       kit::gemm::launch<Shape, kRowMajor>(ops, e, nullptr);
@@ -289,6 +342,101 @@ void check_parts(kit::test::Checker &check, std::mt19937 &rng, int rows, int col
   check.expect(bad == 0, what);
 }
 
+// launch_split() against depth parts + sum_parts() on the device, bit for bit: the same order by
+// construction (one batch, Store, packed output).
+template <class Shape>
+void check_split_matches_parts(kit::test::Checker &check, std::mt19937 &rng, int rows, int cols,
+                               int depth, int parts, BLayout layout, const char *name) {
+  const std::size_t plane = static_cast<std::size_t>(rows) * cols;
+  std::vector<float> a(static_cast<std::size_t>(rows) * depth),
+      b(static_cast<std::size_t>(depth) * cols);
+  for (float &x : a)
+    x = random_float(rng);
+  for (float &x : b)
+    x = random_float(rng);
+  kit::test::DeviceBuffer<float> d_a(a.size()), d_b(b.size()), d_parts(plane * parts),
+      d_summed(plane), d_split(plane);
+  d_a.upload(a);
+  d_b.upload(b);
+  d_parts.poison();
+  d_summed.poison();
+  d_split.poison();
+  kit::gemm::Operands ops;
+  ops.a = d_a.get();
+  ops.lda = depth;
+  ops.b = d_b.get();
+  ops.ldb = layout == BLayout::DepthByCols ? cols : depth;
+  ops.rows = rows;
+  ops.cols = cols;
+  ops.depth = depth;
+  kit::gemm::Operands dealt = ops;
+  dealt.depth_parts = parts;
+  const kit::gemm::Store to_parts{d_parts.get(), static_cast<std::size_t>(cols), plane};
+  const kit::gemm::Store to_split{d_split.get(), static_cast<std::size_t>(cols), 0};
+  kit::gpu::DeviceScratch scratch;
+  if (layout == BLayout::DepthByCols) {
+    kit::gemm::launch<Shape, BLayout::DepthByCols>(dealt, to_parts, nullptr);
+    kit::gemm::launch_split<Shape, BLayout::DepthByCols>(ops, to_split, parts, scratch, 4, nullptr);
+  } else {
+    kit::gemm::launch<Shape, BLayout::ColsByDepth>(dealt, to_parts, nullptr);
+    kit::gemm::launch_split<Shape, BLayout::ColsByDepth>(ops, to_split, parts, scratch, 4, nullptr);
+  }
+  kit::gemm::sum_parts(d_parts.get(), parts, plane, plane, d_summed.get(), 4, nullptr);
+  GPU_CHECK(cudaDeviceSynchronize());
+  const std::vector<float> summed = d_summed.download(), split = d_split.download();
+  int bad = 0;
+  for (std::size_t i = 0; i < plane; ++i)
+    bad += std::memcmp(&summed[i], &split[i], sizeof(float)) != 0;
+  char what[160];
+  std::snprintf(what, sizeof what, "%s %s split = depth parts + sum_parts, parts=%d %dx%dx%d", name,
+                layout == BLayout::DepthByCols ? "A*B" : "A*B^T", parts, rows, cols, depth);
+  if (bad > 0)
+    std::printf("  %s: %d differ\n", what, bad);
+  check.expect(bad == 0, what);
+}
+
+// launch_split() against the host model: parts 1, 2, 3 and 7; a depth that is not a multiple of
+// parts x kTileDepth and one smaller than it (empty parts give zero planes); ragged sizes; both
+// layouts; Store, ScaleAdd (reads the output first) and stacked panels; batches > 1.
+template <class Shape>
+void check_split(kit::test::Checker &check, std::mt19937 &rng, const char *name) {
+  const int tr = Shape::kBlockRows, tc = Shape::kBlockCols, td = Shape::kTileDepth;
+  for (BLayout layout : {BLayout::DepthByCols, BLayout::ColsByDepth})
+    for (int parts : {1, 2, 3, 7}) {
+      // Ragged depth (slices not a multiple of the parts, a partial last slice) and a depth with
+      // fewer slices than parts.
+      for (int depth : {parts * 3 * td + td + 5, parts * td - 3, 1}) {
+        check_one<Shape>(check, rng, {33, 65, depth, 1, layout, Kind::Store, 0, 0, false, 0, parts},
+                         name);
+        check_one<Shape>(check, rng,
+                         {tr + 1, tc - 1, depth, 2, layout, Kind::ScaleAdd, 1, 0, true, 0, parts},
+                         name);
+      }
+      for (int s : {1, 31, 63, tr - 1, tr + 1, tc + 1})
+        check_one<Shape>(check, rng,
+                         {s, s + 4, 5 * td + 4, 1, layout, Kind::Store, 0, 0, false, 0, parts},
+                         name);
+      // Whole tiles (16-byte path), batches, padded and misaligned (scalar path).
+      for (int misalign : {0, 1})
+        check_one<Shape>(
+            check, rng,
+            {2 * tr, tc + 4, 8 * td, 3, layout, Kind::Store, 4, misalign, false, 0, parts}, name);
+      check_one<Shape>(
+          check, rng,
+          {tr + 3, tc - 4, 6 * td + 4, 2, layout, Kind::ScaleAdd, 4, 0, false, 0, parts}, name);
+      // Stacked panels with StackedStore: the split inside a tile, odd.
+      for (int split : {tc / 2, tc + 3})
+        check_one<Shape>(
+            check, rng,
+            {tr + 1, tc + 8, 4 * td + 4, 2, layout, Kind::Stacked, 0, 0, false, split, parts},
+            name);
+    }
+  for (BLayout layout : {BLayout::DepthByCols, BLayout::ColsByDepth})
+    for (int parts : {2, 3, 7})
+      for (int depth : {5 * td + 3, parts * td - 1, 64 * td})
+        check_split_matches_parts<Shape>(check, rng, tr + 1, tc + 5, depth, parts, layout, name);
+}
+
 template <class Shape>
 void check_shape(kit::test::Checker &check, std::mt19937 &rng, const char *name) {
   const int tr = Shape::kBlockRows, tc = Shape::kBlockCols, td = Shape::kTileDepth;
@@ -352,6 +500,12 @@ int main() {
       for (int depth : {1, 8, 31, 65, 512})
         check_parts<kit::gemm::SlicedTile>(check, rng, 65, 67, depth, parts, layout, "sliced");
   check_parts<kit::gemm::SmallTile>(check, rng, 70, 64, 100, 3, BLayout::DepthByCols, "small");
+  // Split launches (depth parts summed before the epilogue), every tile class.
+  check_split<kit::gemm::TinyTile>(check, rng, "tiny");
+  check_split<kit::gemm::SmallTile>(check, rng, "small");
+  check_split<kit::gemm::MediumTile>(check, rng, "medium");
+  check_split<kit::gemm::LargeTile>(check, rng, "large");
+  check_split<kit::gemm::SlicedTile>(check, rng, "sliced");
   // The rule's picks at the LeetGPU sizes (132 multiprocessors, an H100 SXM or H200).
   using kit::gemm::pick_tile;
   using kit::gemm::TileClass;
@@ -361,5 +515,22 @@ int main() {
   check.expect(pick_tile(512, 2 * 14336, 1, 132) == TileClass::Large, "pick 512 x 2 x 14336");
   check.expect(pick_tile(256, 4096 + 64, 1, 132) == TileClass::Small, "pick 256 x (4096 + 64)");
   check.expect(pick_tile(512, 4096, 1, 132) == TileClass::Small, "pick 512 x 4096");
+  // The split planner at the same sizes: lora_linear's stacked product (33 large tiles, 4 parts),
+  // its adapter's product (depth 64: too shallow to split), swiglu_mlp_block's down projection
+  // (64 large tiles, 3 parts), a grid already full (one part).
+  using kit::gemm::pick_split;
+  auto plan_is = [&](kit::gemm::SplitPlan plan, TileClass tile, int parts) {
+    return plan.tile == tile && plan.parts == parts;
+  };
+  check.expect(plan_is(pick_split(256, 4096 + 64, 1, 4096, 132), TileClass::Large, 4),
+               "split 256 x (4096 + 64) x 4096");
+  check.expect(plan_is(pick_split(256, 4096, 1, 64, 132), TileClass::Small, 1),
+               "split 256 x 4096 x 64");
+  check.expect(plan_is(pick_split(512, 4096, 1, 14336, 132), TileClass::Large, 3),
+               "split 512 x 4096 x 14336");
+  check.expect(plan_is(pick_split(8192, 4096, 1, 4096, 132), TileClass::Large, 1),
+               "split 8192 x 4096 x 4096");
+  check.expect(plan_is(pick_split(512, 512, 1, 256, 132), TileClass::Tiny, 1),
+               "split 512 x 512 x 256");
   return check.finish("gemm_test");
 }
