@@ -70,6 +70,57 @@ def convolution_1d():
         yield f"input_size={size},kernel_size={taps}", (size - taps + 1,), run, reference
 
 
+def lora_linear():
+    """output = x W^T + lora_scale (x A^T) B^T; the challenge's random cases: (batch, d_in, d_out,
+    rank, lora_scale, x zero, B random): x ~ N(0, 1), W and A ~ 0.02 N(0, 1), B zero but in one
+    case (x -1 there)."""
+    cases = [(1, 4, 4, 1, 0.5, False, False), (2, 8, 8, 2, 0.5, True, False),
+             (4, 16, 16, 1, 0.5, False, False), (16, 64, 64, 8, 0.5, False, False),
+             (32, 128, 64, 16, 0.5, False, False), (30, 100, 100, 4, 0.5, False, False),
+             (7, 255, 128, 8, 0.5, False, False), (64, 512, 512, 16, 0.125, False, False),
+             (4, 32, 32, 8, 1.0, False, True), (128, 1024, 1024, 32, 0.0625, False, False),
+             (256, 4096, 4096, 64, 0.015625, False, False)]
+    for batch, d_in, d_out, rank, scale, zero_x, random_b in cases:
+        x = torch.randn(batch, d_in, device="cuda")
+        if zero_x:
+            x.zero_()
+        if random_b:
+            x.fill_(-1)
+        w = 0.02 * torch.randn(d_out, d_in, device="cuda")
+        a = 0.02 * torch.randn(rank, d_in, device="cuda")
+        b = (0.02 * torch.randn(d_out, rank, device="cuda") if random_b
+             else torch.zeros(d_out, rank, device="cuda"))
+
+        def run(solve, out, x=x, w=w, a=a, b=b, dims=(batch, d_in, d_out, rank), scale=scale):
+            solve(*(ctypes.cast(t.data_ptr(), FLOAT_P) for t in (x, w, a, b, out)), *dims,
+                  ctypes.c_float(scale))
+
+        reference = torch.mm(x, w.t()) + scale * torch.mm(torch.mm(x, a.t()), b.t())
+        yield (f"batch={batch},d_in={d_in},d_out={d_out},rank={rank},lora_scale={scale}",
+               (batch, d_out), run, reference)
+
+
+def swiglu_mlp_block():
+    """output = (silu(x W_gate) * (x W_up)) W_down; the challenge's random cases: (M, d_model,
+    d_ffn, x zero): x ~ 0.1 N(0, 1), weights ~ 0.02 N(0, 1)."""
+    cases = [(1, 4, 8, False), (2, 4, 8, False), (4, 8, 16, True), (16, 32, 64, False),
+             (64, 64, 128, False), (30, 32, 64, False), (100, 60, 120, False),
+             (255, 64, 128, False), (128, 256, 512, False), (256, 512, 1024, False),
+             (512, 4096, 14336, False)]
+    for m, d_model, d_ffn, zero_x in cases:
+        x = 0.1 * torch.randn(m, d_model, device="cuda")
+        if zero_x:
+            x.zero_()
+        gate, up = (0.02 * torch.randn(d_model, d_ffn, device="cuda") for _ in range(2))
+        down = 0.02 * torch.randn(d_ffn, d_model, device="cuda")
+
+        def run(solve, out, x=x, gate=gate, up=up, down=down, dims=(m, d_model, d_ffn)):
+            solve(*(ctypes.cast(t.data_ptr(), FLOAT_P) for t in (x, gate, up, down, out)), *dims)
+
+        reference = (torch.nn.functional.silu(x @ gate) * (x @ up)) @ down
+        yield f"M={m},d_model={d_model},d_ffn={d_ffn}", (m, d_model), run, reference
+
+
 def linear_attention():
     """phi = ELU + 1; output = (phi(Q) phi(K)^T V) / (phi(Q) . column sums of phi(K)); the
     challenge's random cases: (M, d, bound)."""
@@ -524,6 +575,8 @@ def int8_kv_cache_attention():
 PROBLEMS = {  # name: (cases, atol, rtol), the challenge's tolerance
     "matrix_multiplication": (matrix_multiplication, 1e-4, 1e-4),
     "convolution_1d": (convolution_1d, 1e-4, 1e-4),
+    "lora_linear": (lora_linear, 1e-4, 1e-4),
+    "swiglu_mlp_block": (swiglu_mlp_block, 1e-4, 1e-4),
     "linear_attention": (linear_attention, 1e-4, 1e-4),
     "decaying_causal_attention": (decaying_causal_attention, 1e-3, 1e-3),
     "softmax_attention_backward": (softmax_attention_backward, 1e-4, 1e-4),

@@ -120,7 +120,9 @@ struct BiasGeluStore {
   bool vector_ok() const { return kit::gemm::aligned_16(c) && ldc % 4 == 0; }
 };
 
-// C (rows x cols) = epilogue(A W) with A rows x depth and W depth x cols, both row-major.
+// C (rows x cols) = epilogue(A W) with A rows x depth and W depth x cols, both row-major; the
+// tile and depth parts of gemm_tuning.h's split planner (parts summed in order, then the epilogue:
+// a few roundings against the 1e-3 tolerance, where outputs are of order 1).
 template <class Epilogue>
 void linear(const float *a, const float *w, int rows, int depth, int cols, const Epilogue &epilogue,
             int multiprocessors) {
@@ -132,7 +134,8 @@ void linear(const float *a, const float *w, int rows, int depth, int cols, const
   ops.rows = rows;
   ops.cols = cols;
   ops.depth = depth;
-  kit::gemm::launch_auto<kit::gemm::BLayout::DepthByCols>(ops, epilogue, multiprocessors, nullptr);
+  kit::gemm::launch_auto_split<kit::gemm::BLayout::DepthByCols>(ops, epilogue, multiprocessors,
+                                                                nullptr);
 }
 
 } // namespace gpt2_block

@@ -135,7 +135,9 @@ struct SwiGluStore {
 };
 
 // C (rows x cols) = epilogue(A W^T) with A rows x depth and W cols x depth, both row-major; with
-// paired panels W and W_second are read side by side.
+// paired panels W and W_second are read side by side. Single panels take the tile and depth parts
+// of gemm_tuning.h's split planner (parts summed in order, then the epilogue: a few roundings
+// against the 1e-3 tolerance); paired ones, whose epilogue needs both sums, launch_auto's tile.
 template <kit::gemm::Panels kPanels = kit::gemm::Panels::One, class Epilogue>
 void linear_t(const float *a, const float *w, const float *w_second, int rows, int depth, int cols,
               const Epilogue &epilogue, int multiprocessors) {
@@ -148,8 +150,12 @@ void linear_t(const float *a, const float *w, const float *w_second, int rows, i
   ops.rows = rows;
   ops.cols = cols;
   ops.depth = depth;
-  kit::gemm::launch_auto<kit::gemm::BLayout::ColsByDepth, kPanels>(ops, epilogue, multiprocessors,
-                                                                   nullptr);
+  if constexpr (kPanels == kit::gemm::Panels::Paired)
+    kit::gemm::launch_auto<kit::gemm::BLayout::ColsByDepth, kPanels>(ops, epilogue, multiprocessors,
+                                                                     nullptr);
+  else
+    kit::gemm::launch_auto_split<kit::gemm::BLayout::ColsByDepth>(ops, epilogue, multiprocessors,
+                                                                  nullptr);
 }
 
 } // namespace llama_transformer_block
