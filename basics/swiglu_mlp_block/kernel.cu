@@ -14,8 +14,8 @@
 // The first is one FMA chain per element over ascending k (cuBLAS's order).
 // silu is torch's for a float tensor, gate / (1 + exp(-gate)) with the accurate expf, then the
 // product with up rounded once. Tiles as gemm_tuning.h picks them (at the judge's 512 x 4096 x
-// 14336: the 256 x 128 tile for the first, 448 blocks, and the 256 x 128 tile with 3 depth parts
-// for the second, 192 blocks). No host synchronisation.
+// 14336: the 256 x 128 tile for the first, 448 blocks, and the 256 x 128 tile with 2 depth parts
+// for the second, 128 blocks). No host synchronisation.
 #include "gpu/device.h"
 #include "gpu/device_scratch.h"
 #include "gpu/vendor.h"

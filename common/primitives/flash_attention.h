@@ -25,26 +25,26 @@
 //   attention_with_plan(shape, layout, scores, Plan{tile, splits}, stream)   the same with the
 //     tile (TileClass::Tall, Medium, Short; the next shorter one when the device refuses its
 //     shared memory) and the key split forced (splits clamped to 1 .. the tile's key steps);
-//     choose_plan(shape) is attention()'s own choice (flash_attention_tuning.h's rule).
+//     choose_plan(shape, scores) is attention()'s own choice (flash_attention_tuning.h's rule).
 // A query row with no visible key gets 0/0 (NaN), as torch's softmax over a row of -inf.
 //
 // How (the fused path, head dimension d <= 256): each block owns `rows` query rows of one slice
-// (flash_attention_tuning.h's tiles) and one chunk of the key axis (blockIdx.z; one chunk, all
-// keys, unless the call is split) and walks the visible key tiles of its chunk. Q is held
-// transposed in shared memory; per key tile, K is staged transposed, the scores of a thread's 4
-// rows x (keys / 16) keys are chains over the padded head dimension, the 16 lanes that share 4 rows
-// reduce the row maximum by shuffles (16 lanes sit inside any warp of 32 or 64), the running
+// (flash_attention_tuning.h's tiles) and one chunk of its visible key range (blockIdx.z; one chunk,
+// the whole range, unless the call is split) and walks the visible key tiles of its chunk. Q is
+// held transposed in shared memory; per key tile, K is staged transposed, the scores of a thread's
+// 4 rows x (keys / 16) keys are chains over the padded head dimension, the 16 lanes that share 4
+// rows reduce the row maximum by shuffles (16 lanes sit inside any warp of 32 or 64), the running
 // maximum and sum are updated and the accumulator rescaled; the probabilities go to shared memory,
 // V replaces K in the same stage and each thread adds its 4 rows x (Dim / 16) outputs. The sums of
 // the probabilities stay per thread until the end. Unsplit, the block divides by the sum and writes
-// the output. Split, the key axis [0, N) is cut into chunks of whole key tiles; each block writes
-// its unnormalised accumulator, running maximum and sum per row to device scratch (an empty chunk:
-// -inf, 0, zeros), and combine_kernel merges the chunks of each row in chunk order with weights
-// e^(m_z - max m) (FP32), so a row with no visible key still reads 0/0. The split changes the
-// rounding (one more rescaling and sum per row), not the chains of the dots. The head dimension is
-// a compile-time tier (64, 128, 256) padded with zeros; the tile and the split are planned from
-// the device's shared memory and multiprocessors (read at run time): the tallest tile whose grid,
-// split if need be, reaches the target (flash_attention_tuning.h).
+// the output. Split, each query tile's visible range is cut into equal runs of whole key steps;
+// each block writes its unnormalised accumulator, running maximum and sum per row to device scratch
+// (an empty chunk: -inf, 0, zeros), and combine_kernel merges the chunks of each row in chunk order
+// with weights e^(m_z - max m) (FP32), so a row with no visible key still reads 0/0. The split
+// changes the rounding (one more rescaling and sum per row), not the chains of the dots. The head
+// dimension is a compile-time tier (64, 128, 256) padded with zeros; the tile and the split are
+// planned from the device's shared memory and multiprocessors (read at run time): the tallest tile
+// whose grid, split if need be, reaches the target (flash_attention_tuning.h).
 // The unfused path (d > 256, or no tile fits): per slice, the scores by the kit's SGEMM (gemm.h)
 // into device scratch (M x N floats), a block per row turns them into probabilities (max, exp,
 // sum, divide, as torch's softmax), and the second product by the SGEMM again, whose chain over
@@ -308,7 +308,6 @@ struct Partials {
   float *acc = nullptr;
   float *row_max = nullptr;
   float *row_sum = nullptr;
-  int chunk_keys = 0; // keys per chunk: a whole number of the tile's key steps
 };
 
 template <class T, class Layout, class Score>
@@ -363,18 +362,20 @@ __global__ void __launch_bounds__(T::kThreads)
       out[r][c] = 0.f;
   }
 
-  // The visible keys of the tile, within the block's chunk of the key axis (blockIdx.z). Without
-  // a split the one chunk covers [0, N) and the range is the visible one unchanged.
+  // The visible keys of the tile; split, the blockIdx.z-th of gridDim.z equal runs of whole key
+  // steps of that range (empty when the range has fewer steps than chunks).
   int key_begin = 0, key_end = 0;
   if (q0 <= q_last)
     score.key_range(q0, q_last, N, key_begin, key_end);
-  {
-    const long long chunk_begin = static_cast<long long>(blockIdx.z) * partials.chunk_keys;
-    const long long chunk_end = chunk_begin + partials.chunk_keys;
-    if (chunk_begin > key_begin)
-      key_begin = static_cast<int>(chunk_begin);
-    if (chunk_end < key_end)
-      key_end = static_cast<int>(chunk_end);
+  if (gridDim.z > 1) {
+    const int chunks = static_cast<int>(gridDim.z);
+    const int steps = (key_end - key_begin + kKeys - 1) / kKeys;
+    const int run = (steps + chunks - 1) / chunks * kKeys;
+    const long long first = key_begin + static_cast<long long>(blockIdx.z) * run;
+    const long long last = first + run;
+    const int end = key_end;
+    key_begin = static_cast<int>(first < end ? first : end);
+    key_end = static_cast<int>(last < end ? last : end);
   }
 
   for (int k0 = key_begin; k0 < key_end; k0 += kKeys) {
@@ -646,14 +647,11 @@ bool launch_tile(const Shape &shape, const Layout &layout, const Score &score, b
   }();
   (void)reserved;
   constexpr int kGridZLimit = 65535;
-  const int key_tiles = (shape.keys + T::kKeys - 1) / T::kKeys;
+  const int key_steps = (shape.keys + T::kKeys - 1) / T::kKeys;
   int chunks = splits < 1 ? 1 : splits;
-  chunks = chunks < key_tiles ? chunks : key_tiles;
+  chunks = chunks < key_steps ? chunks : key_steps;
   chunks = chunks < kGridZLimit ? chunks : kGridZLimit;
-  const int tiles_per_chunk = (key_tiles + chunks - 1) / chunks;
-  chunks = (key_tiles + tiles_per_chunk - 1) / tiles_per_chunk; // none past the keys
   Partials partials;
-  partials.chunk_keys = tiles_per_chunk * T::kKeys;
   if (chunks > 1) {
     const std::size_t rows = static_cast<std::size_t>(chunks) * shape.slices * shape.queries;
     const std::size_t floats = rows * (static_cast<std::size_t>(shape.dim) + 2);
@@ -686,20 +684,35 @@ template <int Dim> struct TierTileTypes {
   using Short = Tile<Dim, Tiles::kShortRows, Tiles::kShortKeys>;
 };
 
-// The planner of tier Dim (a host function of the shape and the device's figures): for each tile
-// from the tallest that `shared_bytes` grants, split_for_tile (flash_attention_tuning.h) says
-// whether it is taken and with how many chunks; the shortest takes what is left. splits == 0: no
-// tile fits (the unfused path).
-template <int Dim>
-Plan plan_tier(const Shape &shape, int multiprocessors, std::size_t shared_bytes) {
+// The most key steps (of `keys` keys) that the visible range of any query tile of `rows` rows
+// spans (a host loop over the query tiles).
+template <class Score>
+int most_key_steps(const Shape &shape, const Score &score, int rows, int keys) {
+  int most = 0;
+  for (int q0 = 0; q0 < shape.queries; q0 += rows) {
+    const int last = (q0 + rows < shape.queries ? q0 + rows : shape.queries) - 1;
+    int begin = 0, end = 0;
+    score.key_range(q0, last, shape.keys, begin, end);
+    const int steps = (end - begin + keys - 1) / keys;
+    most = steps > most ? steps : most;
+  }
+  return most;
+}
+
+// The planner of tier Dim (a host function of the shape, the score's visibility and the device's
+// figures): for each tile from the tallest that `shared_bytes` grants, split_for_tile
+// (flash_attention_tuning.h) says whether it is taken and with how many chunks; the shortest
+// takes what is left. splits == 0: no tile fits (the unfused path).
+template <int Dim, class Score>
+Plan plan_tier(const Shape &shape, const Score &score, int multiprocessors,
+               std::size_t shared_bytes) {
   using Types = TierTileTypes<Dim>;
-  const long long target = static_cast<long long>(kTargetBlocksPerMultiprocessor) *
-                           (multiprocessors > 0 ? multiprocessors : 1);
+  const int sms = multiprocessors > 0 ? multiprocessors : 1;
   auto consider = [&](TileClass tile, int rows, int keys, bool shortest, Plan &plan) {
     const long long blocks =
         static_cast<long long>((shape.queries + rows - 1) / rows) * shape.slices;
-    const int key_tiles = (shape.keys + keys - 1) / keys;
-    const int splits = split_for_tile(blocks, key_tiles, target, shortest);
+    const int steps = blocks >= sms ? 1 : most_key_steps(shape, score, rows, keys);
+    const int splits = split_for_tile(blocks, steps, sms, shortest);
     if (splits > 0)
       plan = Plan{tile, splits};
     return splits > 0;
@@ -716,18 +729,18 @@ Plan plan_tier(const Shape &shape, int multiprocessors, std::size_t shared_bytes
   return plan;
 }
 
-// The planner's choice for `shape` on the current device (the tier of shape.dim); splits == 0
-// when the unfused path runs instead.
-inline Plan choose_plan(const Shape &shape) {
+// The planner's choice for `shape` and `score` on the current device (the tier of shape.dim);
+// splits == 0 when the unfused path runs instead.
+template <class Score> Plan choose_plan(const Shape &shape, const Score &score) {
   const int multiprocessors = kit::gpu::device_multiprocessors();
   static const std::size_t shared =
       static_cast<std::size_t>(kit::gpu::max_shared_bytes_per_block()); // as tile_fits reads it
   if (shape.dim <= 64)
-    return plan_tier<64>(shape, multiprocessors, shared);
+    return plan_tier<64>(shape, score, multiprocessors, shared);
   if (shape.dim <= 128)
-    return plan_tier<128>(shape, multiprocessors, shared);
+    return plan_tier<128>(shape, score, multiprocessors, shared);
   if (shape.dim <= kLargestHeadDimTier)
-    return plan_tier<256>(shape, multiprocessors, shared);
+    return plan_tier<256>(shape, score, multiprocessors, shared);
   return Plan{TileClass::Short, 0};
 }
 
@@ -775,7 +788,7 @@ void attention(const Shape &shape, const Layout &layout, const Score &score,
                cudaStream_t stream = 0) {
   if (shape.queries <= 0 || shape.keys <= 0 || shape.dim <= 0 || shape.slices <= 0)
     return;
-  attention_with_plan(shape, layout, score, choose_plan(shape), stream);
+  attention_with_plan(shape, layout, score, choose_plan(shape, score), stream);
 }
 
 } // namespace kit::flash

@@ -76,50 +76,109 @@ void launch_auto(const Operands &ops, const Epilogue &epilogue, int multiprocess
   }
 }
 
-// The split planner (gemm.h's launch_split: the depth dealt to parts summed afterwards). Blocks
-// wanted per multiprocessor for a split grid of each tile class; the large and medium tiles hold
-// one 256-thread block per multiprocessor (kMinBlocksPerSm 1). A rule of thumb to be measured:
-// these are the constants to change.
-constexpr int kSplitTargetBlocksPerMultiprocessorLarge = 1;
-constexpr int kSplitTargetBlocksPerMultiprocessorMedium = 2;
-// Each part keeps at least this many slices of the depth.
-constexpr int kSplitLeastSlicesPerPart = 4;
+// The split planner (gemm.h's launch_split: the depth dealt to parts summed afterwards) is a cost
+// model measured with gemm_tiles_bench on the H200 (132 multiprocessors) over lora_linear's,
+// swiglu_mlp_block's, gpt2_block's and batched_matrix_multiplication's shapes, where it ranks the
+// variants as measured (within about 10% of each measured time):
+//   time = waves x (tile outputs x depth per part) / the tile's FMA rate per multiprocessor
+//          + with parts > 1: the planes' bytes (written, read back, the output written) at the
+//            DRAM rate, and one more launch,
+// with waves = ceil(blocks / multiprocessors): the busiest multiprocessor's share of the grid,
+// whatever the blocks resident at once. The rates say that a larger tile does more per
+// multiprocessor, and the waves that a grid a little past one wave costs a second one (lora's
+// x W^T: 4 parts of the large tile, 128 blocks, 0.214 ms; 5 parts, 160 blocks, 0.331 ms).
+struct TileRate {
+  TileClass tile;
+  double fmas_per_microsecond; // per multiprocessor, at one part
+};
+inline constexpr TileRate kTileRates[] = {{TileClass::Large, 154e3},
+                                          {TileClass::Medium, 140e3},
+                                          {TileClass::Small, 96e3},
+                                          {TileClass::Tiny, 90e3}};
+inline constexpr double kSplitBytesPerMicrosecond = 4.0e6; // DRAM, the parts' planes
+inline constexpr double kSplitLaunchMicroseconds = 2.0;    // the summing pass's launch
+// Each part keeps at least this many slices of the depth, and there are at most kMostParts.
+inline constexpr int kSplitLeastSlicesPerPart = 4;
+inline constexpr int kMostParts = 16;
 
 struct SplitPlan {
   TileClass tile;
   int parts;
 };
 
-// The fewest parts that bring a grid of `Shape` to `target_blocks`, or 0 when more than the
-// depth allows (each part at least kSplitLeastSlicesPerPart slices).
 template <class Shape>
-int split_parts(long long rows, long long cols, long long batches, long long depth,
-                long long target_blocks) {
-  const long long blocks = tile_blocks<Shape>(rows, cols, batches);
-  const long long most = depth / (kSplitLeastSlicesPerPart * Shape::kTileDepth);
-  const long long parts = (target_blocks + blocks - 1) / blocks;
-  return blocks > 0 && parts <= most ? static_cast<int>(parts) : 0;
+double split_cost(long long rows, long long cols, long long batches, long long depth, int parts,
+                  int multiprocessors, double rate) {
+  const long long blocks = tile_blocks<Shape>(rows, cols, batches) * parts;
+  const long long waves = (blocks + multiprocessors - 1) / multiprocessors;
+  const long long slices = (depth + Shape::kTileDepth - 1) / Shape::kTileDepth;
+  const long long part_depth = (slices + parts - 1) / parts * Shape::kTileDepth;
+  double time = static_cast<double>(waves) * Shape::kBlockRows * Shape::kBlockCols *
+                static_cast<double>(part_depth) / rate;
+  if (parts > 1)
+    time += (2.0 * parts + 1.0) * 4.0 * static_cast<double>(rows) * cols * batches /
+                kSplitBytesPerMicrosecond +
+            kSplitLaunchMicroseconds;
+  return time;
 }
 
-// pick_tile()'s large or medium tile as it is, with one part; otherwise the largest of them that
-// reaches its target of blocks with the fewest parts the depth allows; otherwise pick_tile()'s
-// tile with one part. `cols` counts B-tile columns as pick_tile()'s does.
+// The tile and parts of least modelled time; among equal times the fewer parts, then the larger
+// tile. `cols` counts B-tile columns as pick_tile()'s does; `multiprocessors` is read at run time.
 inline SplitPlan pick_split(long long rows, long long cols, long long batches, long long depth,
                             int multiprocessors) {
-  const TileClass whole = pick_tile(rows, cols, batches, multiprocessors);
-  if (whole == TileClass::Large || whole == TileClass::Medium)
-    return {whole, 1};
-  const int large = split_parts<LargeTile>(
-      rows, cols, batches, depth,
-      static_cast<long long>(kSplitTargetBlocksPerMultiprocessorLarge) * multiprocessors);
-  if (large > 0)
-    return {TileClass::Large, large};
-  const int medium = split_parts<MediumTile>(
-      rows, cols, batches, depth,
-      static_cast<long long>(kSplitTargetBlocksPerMultiprocessorMedium) * multiprocessors);
-  if (medium > 0)
-    return {TileClass::Medium, medium};
-  return {whole, 1};
+  const int sms = multiprocessors > 0 ? multiprocessors : 1;
+  SplitPlan best{TileClass::Large, 1};
+  double best_time = -1.0;
+  for (const TileRate &entry : kTileRates) {
+    int tile_depth = 0;
+    switch (entry.tile) {
+    case TileClass::Large:
+      tile_depth = LargeTile::kTileDepth;
+      break;
+    case TileClass::Medium:
+      tile_depth = MediumTile::kTileDepth;
+      break;
+    case TileClass::Small:
+      tile_depth = SmallTile::kTileDepth;
+      break;
+    case TileClass::Tiny:
+      tile_depth = TinyTile::kTileDepth;
+      break;
+    }
+    const long long deepest =
+        depth / (static_cast<long long>(kSplitLeastSlicesPerPart) * tile_depth);
+    const int most = static_cast<int>(deepest < 1            ? 1
+                                      : deepest < kMostParts ? deepest
+                                                             : kMostParts);
+    for (int parts = 1; parts <= most; ++parts) {
+      double time = 0.0;
+      switch (entry.tile) {
+      case TileClass::Large:
+        time = split_cost<LargeTile>(rows, cols, batches, depth, parts, sms,
+                                     entry.fmas_per_microsecond);
+        break;
+      case TileClass::Medium:
+        time = split_cost<MediumTile>(rows, cols, batches, depth, parts, sms,
+                                      entry.fmas_per_microsecond);
+        break;
+      case TileClass::Small:
+        time = split_cost<SmallTile>(rows, cols, batches, depth, parts, sms,
+                                     entry.fmas_per_microsecond);
+        break;
+      case TileClass::Tiny:
+        time = split_cost<TinyTile>(rows, cols, batches, depth, parts, sms,
+                                    entry.fmas_per_microsecond);
+        break;
+      }
+      const bool better = best_time < 0.0 || time < best_time * (1.0 - 1e-9) ||
+                          (time <= best_time * (1.0 + 1e-9) && parts < best.parts);
+      if (better) {
+        best = {entry.tile, parts};
+        best_time = time;
+      }
+    }
+  }
+  return best;
 }
 
 // launch_split() (gemm.h) with the tile and parts pick_split() chooses, the planes in
@@ -140,12 +199,13 @@ void launch_auto_split(const Operands &ops, const Epilogue &epilogue, int multip
     launch_split<MediumTile, kLayout, kPanels>(ops, epilogue, plan.parts, scratch, multiprocessors,
                                                stream);
     break;
-  // pick_split() gives the small and tiny tiles one part only: a plain launch.
   case TileClass::Small:
-    launch<SmallTile, kLayout, kPanels>(ops, epilogue, stream);
+    launch_split<SmallTile, kLayout, kPanels>(ops, epilogue, plan.parts, scratch, multiprocessors,
+                                              stream);
     break;
   case TileClass::Tiny:
-    launch<TinyTile, kLayout, kPanels>(ops, epilogue, stream);
+    launch_split<TinyTile, kLayout, kPanels>(ops, epilogue, plan.parts, scratch, multiprocessors,
+                                             stream);
     break;
   }
 }

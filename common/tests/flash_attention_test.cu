@@ -350,7 +350,9 @@ int main() {
                               {Visibility::sinks_window(4, 1023, 0), "attention_with_sinks"}};
   for (int n = 0; n < 3; ++n) {
     const Shape &z = judge_sizes[n];
-    const Plan plan = kit::flash::choose_plan(z);
+    kit::flash::Scores<> score;
+    score.visibility = judge_rules[n].visibility;
+    const Plan plan = kit::flash::choose_plan(z, score);
     std::printf("  plan for %s: %s tile, %d splits\n", judge_rules[n].name, tile_name(plan.tile),
                 plan.splits);
     check_case(check, rng,

@@ -515,9 +515,10 @@ int main() {
   check.expect(pick_tile(512, 2 * 14336, 1, 132) == TileClass::Large, "pick 512 x 2 x 14336");
   check.expect(pick_tile(256, 4096 + 64, 1, 132) == TileClass::Small, "pick 256 x (4096 + 64)");
   check.expect(pick_tile(512, 4096, 1, 132) == TileClass::Small, "pick 512 x 4096");
-  // The split planner at the same sizes: lora_linear's stacked product (33 large tiles, 4 parts),
-  // its adapter's product (depth 64: too shallow to split), swiglu_mlp_block's down projection
-  // (64 large tiles, 3 parts), a grid already full (one part).
+  // The split planner's cost model at the same sizes: lora_linear's stacked product (33 large
+  // tiles, 4 parts: 132 blocks), its adapter's product (depth 64: too shallow to split),
+  // swiglu_mlp_block's down projection (64 large tiles, 2 parts: 128 blocks), a grid already full
+  // (one part), a small output (the tiny tile).
   using kit::gemm::pick_split;
   auto plan_is = [&](kit::gemm::SplitPlan plan, TileClass tile, int parts) {
     return plan.tile == tile && plan.parts == parts;
@@ -526,11 +527,16 @@ int main() {
                "split 256 x (4096 + 64) x 4096");
   check.expect(plan_is(pick_split(256, 4096, 1, 64, 132), TileClass::Small, 1),
                "split 256 x 4096 x 64");
-  check.expect(plan_is(pick_split(512, 4096, 1, 14336, 132), TileClass::Large, 3),
+  check.expect(plan_is(pick_split(512, 4096, 1, 14336, 132), TileClass::Large, 2),
                "split 512 x 4096 x 14336");
   check.expect(plan_is(pick_split(8192, 4096, 1, 4096, 132), TileClass::Large, 1),
                "split 8192 x 4096 x 4096");
   check.expect(plan_is(pick_split(512, 512, 1, 256, 132), TileClass::Tiny, 1),
                "split 512 x 512 x 256");
+  // Few outputs and a long depth: many parts of the tiny tile; batches that fill the device: none.
+  check.expect(plan_is(pick_split(256, 64, 1, 4096, 132), TileClass::Tiny, 8),
+               "split 256 x 64 x 4096");
+  check.expect(plan_is(pick_split(256, 256, 32, 256, 132), TileClass::Medium, 1),
+               "split 32 x 256 x 256 x 256");
   return check.finish("gemm_test");
 }
