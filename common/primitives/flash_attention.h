@@ -64,6 +64,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace kit::flash {
 
@@ -310,9 +311,16 @@ struct Partials {
   float *row_sum = nullptr;
 };
 
-template <class T, class Layout, class Score>
+// The partials' parameter of an unsplit launch: nothing (the kernel writes the output).
+struct NoPartials {};
+
+// kSplit: the grid's z axis cuts each query tile's visible range into chunks whose partial results
+// go to `partials`; otherwise (a separate instantiation, so that the unsplit code is the same as if
+// no split existed) each block owns the whole range and writes its normalised rows.
+template <class T, class Layout, class Score, bool kSplit>
 __global__ void __launch_bounds__(T::kThreads)
-    attention_kernel(Shape shape, Layout layout, Score score, bool vector, Partials partials) {
+    attention_kernel(Shape shape, Layout layout, Score score, bool vector,
+                     std::conditional_t<kSplit, Partials, NoPartials> partials) {
   constexpr int kDim = T::kDim, kRows = T::kRows, kKeys = T::kKeys;
   constexpr int kKpt = T::kKeysPerThread, kPieces = T::kDimPieces;
   constexpr int kDimRuns = kDim / 4; // float4 runs per row of a tile
@@ -367,7 +375,7 @@ __global__ void __launch_bounds__(T::kThreads)
   int key_begin = 0, key_end = 0;
   if (q0 <= q_last)
     score.key_range(q0, q_last, N, key_begin, key_end);
-  if (gridDim.z > 1) {
+  if constexpr (kSplit) {
     const int chunks = static_cast<int>(gridDim.z);
     const int steps = (key_end - key_begin + kKeys - 1) / kKeys;
     const int run = (steps + chunks - 1) / chunks * kKeys;
@@ -481,8 +489,6 @@ __global__ void __launch_bounds__(T::kThreads)
   // lanes. With one: the accumulator as it stands, the running maximum (the same in the group's 16
   // lanes) and the gathered sum, for combine_kernel. A block whose chunk holds no visible key
   // leaves maximum -inf, sum 0 and an accumulator of zeros.
-  const bool split = partials.acc != nullptr;
-  const bool store_vector = split ? d % 4 == 0 : vector; // scratch rows: 16-byte aligned then
 #pragma unroll
   for (int r = 0; r < 4; ++r) {
     const float total = detail::group_sum(row_sum[r]);
@@ -490,7 +496,8 @@ __global__ void __launch_bounds__(T::kThreads)
     if (i >= M)
       continue;
     float *row = o_base + static_cast<std::size_t>(i) * layout.o_row_stride;
-    if (split) {
+    bool store_vector = vector;
+    if constexpr (kSplit) {
       const std::size_t p =
           (static_cast<std::size_t>(blockIdx.z) * gridDim.y + slice) * static_cast<std::size_t>(M) +
           i;
@@ -499,16 +506,20 @@ __global__ void __launch_bounds__(T::kThreads)
         partials.row_sum[p] = total;
       }
       row = partials.acc + p * static_cast<std::size_t>(d);
+      store_vector = d % 4 == 0; // scratch rows are 16-byte aligned then
     }
 #pragma unroll
     for (int piece = 0; piece < kPieces; ++piece) {
       const int col = 64 * piece + 4 * lane;
       if (col >= d)
         continue;
-      float4 x = make_float4(out[r][4 * piece + 0], out[r][4 * piece + 1], out[r][4 * piece + 2],
-                             out[r][4 * piece + 3]);
-      if (!split)
-        x = make_float4(x.x / total, x.y / total, x.z / total, x.w / total);
+      float4 x;
+      if constexpr (kSplit)
+        x = make_float4(out[r][4 * piece + 0], out[r][4 * piece + 1], out[r][4 * piece + 2],
+                        out[r][4 * piece + 3]);
+      else
+        x = make_float4(out[r][4 * piece + 0] / total, out[r][4 * piece + 1] / total,
+                        out[r][4 * piece + 2] / total, out[r][4 * piece + 3] / total);
       if (store_vector) {
         *reinterpret_cast<float4 *>(row + col) = x;
       } else {
@@ -632,38 +643,51 @@ template <class T> bool tile_fits() {
 }
 
 // Launches the fused kernel with tile T when the device grants its shared memory; false if not.
-// `splits` chunks of the key axis (clamped to 1 .. the key steps, and to the grid's z limit;
-// chunks are whole key steps, so fewer chunks may result): with one, the blocks write the output
-// directly; with more, partials to split_scratch() and combine_kernel writes the output.
+// `splits` chunks of each query tile's visible range (clamped to 1 .. the key steps of N and to
+// the grid's z limit; a range with fewer steps than chunks leaves some empty): with one, the
+// unsplit kernel, whose blocks write the output; with more, the split kernel's partials go to
+// split_scratch() and combine_kernel writes the output.
 template <class T, class Layout, class Score>
 bool launch_tile(const Shape &shape, const Layout &layout, const Score &score, bool vector,
                  cudaStream_t stream, int splits = 1) {
   if (!tile_fits<T>())
     return false;
-  auto *const kernel = attention_kernel<T, Layout, Score>;
-  static const bool reserved = [kernel] {
-    kit::gpu::reserve_shared_bytes("attention_kernel", kernel, T::kSharedBytes);
-    return true;
-  }();
-  (void)reserved;
   constexpr int kGridZLimit = 65535;
   const int key_steps = (shape.keys + T::kKeys - 1) / T::kKeys;
   int chunks = splits < 1 ? 1 : splits;
   chunks = chunks < key_steps ? chunks : key_steps;
   chunks = chunks < kGridZLimit ? chunks : kGridZLimit;
-  Partials partials;
-  if (chunks > 1) {
-    const std::size_t rows = static_cast<std::size_t>(chunks) * shape.slices * shape.queries;
-    const std::size_t floats = rows * (static_cast<std::size_t>(shape.dim) + 2);
-    partials.acc = static_cast<float *>(split_scratch().reserve(floats * sizeof(float)));
-    partials.row_max = partials.acc + rows * shape.dim;
-    partials.row_sum = partials.row_max + rows;
+  const unsigned query_tiles = static_cast<unsigned>((shape.queries + T::kRows - 1) / T::kRows);
+  if (chunks == 1) {
+    auto *const kernel = attention_kernel<T, Layout, Score, false>;
+    static const bool reserved = [kernel] {
+      kit::gpu::reserve_shared_bytes("attention_kernel", kernel, T::kSharedBytes);
+      return true;
+    }();
+    (void)reserved;
+    const dim3 grid(query_tiles, static_cast<unsigned>(shape.slices));
+    kernel<<<grid, T::kThreads, T::kSharedBytes, stream>>>(shape, layout, score, vector,
+                                                           NoPartials{});
+    GPU_CHECK_LAUNCH("attention_kernel");
+    return true;
   }
-  const dim3 grid(static_cast<unsigned>((shape.queries + T::kRows - 1) / T::kRows),
-                  static_cast<unsigned>(shape.slices), static_cast<unsigned>(chunks));
+  auto *const kernel = attention_kernel<T, Layout, Score, true>;
+  static const bool reserved = [kernel] {
+    kit::gpu::reserve_shared_bytes("attention_kernel", kernel, T::kSharedBytes);
+    return true;
+  }();
+  (void)reserved;
+  Partials partials;
+  const std::size_t rows = static_cast<std::size_t>(chunks) * shape.slices * shape.queries;
+  const std::size_t floats = rows * (static_cast<std::size_t>(shape.dim) + 2);
+  partials.acc = static_cast<float *>(split_scratch().reserve(floats * sizeof(float)));
+  partials.row_max = partials.acc + rows * shape.dim;
+  partials.row_sum = partials.row_max + rows;
+  const dim3 grid(query_tiles, static_cast<unsigned>(shape.slices), static_cast<unsigned>(chunks));
   kernel<<<grid, T::kThreads, T::kSharedBytes, stream>>>(shape, layout, score, vector, partials);
   GPU_CHECK_LAUNCH("attention_kernel");
-  if (chunks > 1) {
+  {
+    // The combining pass: an element per thread, up to 32 blocks per multiprocessor.
     constexpr int kCombineBlock = 256;
     const std::size_t elements = static_cast<std::size_t>(shape.queries) * shape.dim * shape.slices;
     const std::size_t wanted = (elements + kCombineBlock - 1) / kCombineBlock;
