@@ -87,14 +87,10 @@ void launch_auto(const Operands &ops, const Epilogue &epilogue, int multiprocess
 // whatever the blocks resident at once. The rates say that a larger tile does more per
 // multiprocessor, and the waves that a grid a little past one wave costs a second one (lora's
 // x W^T: 4 parts of the large tile, 128 blocks, 0.214 ms; 5 parts, 160 blocks, 0.331 ms).
-struct TileRate {
-  TileClass tile;
-  double fmas_per_microsecond; // per multiprocessor, at one part
-};
-inline constexpr TileRate kTileRates[] = {{TileClass::Large, 154e3},
-                                          {TileClass::Medium, 140e3},
-                                          {TileClass::Small, 96e3},
-                                          {TileClass::Tiny, 90e3}};
+inline constexpr double kLargeTileRate = 154e3; // FMAs per microsecond per multiprocessor
+inline constexpr double kMediumTileRate = 140e3;
+inline constexpr double kSmallTileRate = 96e3;
+inline constexpr double kTinyTileRate = 90e3;
 inline constexpr double kSplitBytesPerMicrosecond = 4.0e6; // DRAM, the parts' planes
 inline constexpr double kSplitLaunchMicroseconds = 2.0;    // the summing pass's launch
 // Each part keeps at least this many slices of the depth, and there are at most kMostParts.
@@ -122,6 +118,24 @@ double split_cost(long long rows, long long cols, long long batches, long long d
   return time;
 }
 
+// Tile `Shape` (class `tile`, rate `rate`) with every count of parts the depth allows, into `best`
+// when its modelled time is less (or equal with fewer parts).
+template <class Shape>
+void consider_split(TileClass tile, double rate, long long rows, long long cols, long long batches,
+                    long long depth, int multiprocessors, SplitPlan &best, double &best_time) {
+  const long long deepest =
+      depth / (static_cast<long long>(kSplitLeastSlicesPerPart) * Shape::kTileDepth);
+  const int most = static_cast<int>(deepest < 1 ? 1 : deepest < kMostParts ? deepest : kMostParts);
+  for (int parts = 1; parts <= most; ++parts) {
+    const double time = split_cost<Shape>(rows, cols, batches, depth, parts, multiprocessors, rate);
+    if (best_time < 0.0 || time < best_time * (1.0 - 1e-9) ||
+        (time <= best_time * (1.0 + 1e-9) && parts < best.parts)) {
+      best = {tile, parts};
+      best_time = time;
+    }
+  }
+}
+
 // The tile and parts of least modelled time; among equal times the fewer parts, then the larger
 // tile. `cols` counts B-tile columns as pick_tile()'s does; `multiprocessors` is read at run time.
 inline SplitPlan pick_split(long long rows, long long cols, long long batches, long long depth,
@@ -129,55 +143,14 @@ inline SplitPlan pick_split(long long rows, long long cols, long long batches, l
   const int sms = multiprocessors > 0 ? multiprocessors : 1;
   SplitPlan best{TileClass::Large, 1};
   double best_time = -1.0;
-  for (const TileRate &entry : kTileRates) {
-    int tile_depth = 0;
-    switch (entry.tile) {
-    case TileClass::Large:
-      tile_depth = LargeTile::kTileDepth;
-      break;
-    case TileClass::Medium:
-      tile_depth = MediumTile::kTileDepth;
-      break;
-    case TileClass::Small:
-      tile_depth = SmallTile::kTileDepth;
-      break;
-    case TileClass::Tiny:
-      tile_depth = TinyTile::kTileDepth;
-      break;
-    }
-    const long long deepest =
-        depth / (static_cast<long long>(kSplitLeastSlicesPerPart) * tile_depth);
-    const int most = static_cast<int>(deepest < 1            ? 1
-                                      : deepest < kMostParts ? deepest
-                                                             : kMostParts);
-    for (int parts = 1; parts <= most; ++parts) {
-      double time = 0.0;
-      switch (entry.tile) {
-      case TileClass::Large:
-        time = split_cost<LargeTile>(rows, cols, batches, depth, parts, sms,
-                                     entry.fmas_per_microsecond);
-        break;
-      case TileClass::Medium:
-        time = split_cost<MediumTile>(rows, cols, batches, depth, parts, sms,
-                                      entry.fmas_per_microsecond);
-        break;
-      case TileClass::Small:
-        time = split_cost<SmallTile>(rows, cols, batches, depth, parts, sms,
-                                     entry.fmas_per_microsecond);
-        break;
-      case TileClass::Tiny:
-        time = split_cost<TinyTile>(rows, cols, batches, depth, parts, sms,
-                                    entry.fmas_per_microsecond);
-        break;
-      }
-      const bool better = best_time < 0.0 || time < best_time * (1.0 - 1e-9) ||
-                          (time <= best_time * (1.0 + 1e-9) && parts < best.parts);
-      if (better) {
-        best = {entry.tile, parts};
-        best_time = time;
-      }
-    }
-  }
+  consider_split<LargeTile>(TileClass::Large, kLargeTileRate, rows, cols, batches, depth, sms, best,
+                            best_time);
+  consider_split<MediumTile>(TileClass::Medium, kMediumTileRate, rows, cols, batches, depth, sms,
+                             best, best_time);
+  consider_split<SmallTile>(TileClass::Small, kSmallTileRate, rows, cols, batches, depth, sms, best,
+                            best_time);
+  consider_split<TinyTile>(TileClass::Tiny, kTinyTileRate, rows, cols, batches, depth, sms, best,
+                           best_time);
   return best;
 }
 

@@ -8,6 +8,7 @@
 #include "bench/vendor_libraries.h"
 #include "collectives/block.h"
 #include "device/library.h"
+#include "gpt2_block/weights.h"
 #include "gpu/check.h"
 #include "gpu/device_scratch.h"
 #include "gpu/vendor.h"
@@ -20,22 +21,7 @@
 namespace kit::basics {
 namespace {
 
-constexpr int kModel = 768;
-constexpr int kHeads = 12;
-constexpr int kHeadDim = 64;
-constexpr int kHidden = 3072;
-constexpr std::size_t kLn1W = 0;
-constexpr std::size_t kLn1B = kLn1W + kModel;
-constexpr std::size_t kWqkv = kLn1B + kModel;
-constexpr std::size_t kBqkv = kWqkv + std::size_t{kModel} * 3 * kModel;
-constexpr std::size_t kWattn = kBqkv + 3 * kModel;
-constexpr std::size_t kBattn = kWattn + std::size_t{kModel} * kModel;
-constexpr std::size_t kLn2W = kBattn + kModel;
-constexpr std::size_t kLn2B = kLn2W + kModel;
-constexpr std::size_t kWfc = kLn2B + kModel;
-constexpr std::size_t kBfc = kWfc + std::size_t{kModel} * kHidden;
-constexpr std::size_t kWproj = kBfc + kHidden;
-constexpr std::size_t kBproj = kWproj + std::size_t{kHidden} * kModel;
+using namespace ::gpt2_block;
 constexpr int kThreads = 256;
 
 // out (rows x cols) = x (rows x depth) y (depth x cols), row-major.

@@ -12,6 +12,7 @@
 #include "gpu/device_scratch.h"
 #include "gpu/vendor.h"
 #include "harness/signature.h"
+#include "llama_transformer_block/weights.h"
 
 #include <cmath>
 #include <cstddef>
@@ -20,22 +21,7 @@
 namespace kit::basics {
 namespace {
 
-constexpr int kModel = 512;
-constexpr int kQueryHeads = 8;
-constexpr int kKvHeads = 2;
-constexpr int kHeadDim = 64;
-constexpr int kHalf = kHeadDim / 2;
-constexpr int kKvDim = kKvHeads * kHeadDim;
-constexpr int kHidden = 1408;
-constexpr std::size_t kRms1 = 0;
-constexpr std::size_t kWq = kRms1 + kModel;
-constexpr std::size_t kWk = kWq + std::size_t{kModel} * kModel;
-constexpr std::size_t kWv = kWk + std::size_t{kKvDim} * kModel;
-constexpr std::size_t kWo = kWv + std::size_t{kKvDim} * kModel;
-constexpr std::size_t kRms2 = kWo + std::size_t{kModel} * kModel;
-constexpr std::size_t kWgate = kRms2 + kModel;
-constexpr std::size_t kWup = kWgate + std::size_t{kHidden} * kModel;
-constexpr std::size_t kWdown = kWup + std::size_t{kHidden} * kModel;
+using namespace ::llama_transformer_block;
 constexpr int kThreads = 256;
 
 // out (rows x cols) = x (rows x depth) W^T with W cols x depth, row-major.
