@@ -1,9 +1,8 @@
 // The tile table of the FP32 flash attention (primitives/flash_attention.h) and the rule that picks
 // a tile for a call. A tile changes which thread forms a score or an output element, never its
-// chain of operations, so the choice affects speed only. No entry has been measured yet: the
-// shapes follow from the shared-memory budget (below) and from the wish to give every
-// multiprocessor blocks (splitting the key axis when the query tiles and slices alone are too
-// few).
+// chain of operations, so the choice affects speed only. The tile shapes follow from the
+// shared-memory budget (below), not from a sweep; the split rule's constants are measured (their
+// comments).
 #pragma once
 
 namespace kit::flash {
