@@ -300,9 +300,8 @@ __device__ __forceinline__ float group_sum(float x) {
 
 } // namespace detail
 
-// Where the blocks of a key split leave their partial results (device scratch), and the chunk
-// width. acc == nullptr: no split, each block writes its normalised rows to the output. Otherwise
-// partial p = (chunk * slices + slice) * M + row holds the row's unnormalised accumulator at
+// Where the blocks of a key split leave their partial results (device scratch): partial
+// p = (chunk * slices + slice) * M + row holds the row's unnormalised accumulator at
 // acc[p * d ..+ d), its running maximum at row_max[p] (-inf when the chunk has no visible key for
 // the row) and its sum of probabilities (relative to that maximum) at row_sum[p].
 struct Partials {
