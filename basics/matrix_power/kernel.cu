@@ -7,7 +7,7 @@
 // in torch's order (product_sequence.h), each summed in cuBLAS's order for that size (tuning.h):
 // the kit's SIMT SGEMM (common/primitives/gemm.h) with one FMA chain per element over ascending k
 // and gemm_tuning.h's tile, or with the depth dealt to cuBLAS's four partial chains (SlicedTile,
-// depth parts) whose planes sum_parts() adds in order.
+// gemm.h's launch_split: depth parts whose planes are added in order).
 #include "gpu/check.h"
 #include "gpu/device.h"
 #include "gpu/device_scratch.h"
@@ -32,18 +32,13 @@ void multiply(const float *x, const float *y, float *out, int n, int multiproces
   ops.rows = n;
   ops.cols = n;
   ops.depth = n;
-  const std::size_t matrix = static_cast<std::size_t>(n) * n;
+  const kit::gemm::Store store{out, static_cast<std::size_t>(n), 0};
   const int parts = depth_parts(n);
-  if (parts == 1) {
-    const kit::gemm::Store store{out, static_cast<std::size_t>(n), 0};
+  if (parts == 1)
     kit::gemm::launch_auto<kit::gemm::BLayout::DepthByCols>(ops, store, multiprocessors, nullptr);
-    return;
-  }
-  float *const planes = static_cast<float *>(parts_scratch.reserve(parts * matrix * sizeof(float)));
-  ops.depth_parts = parts;
-  const kit::gemm::Store store{planes, static_cast<std::size_t>(n), matrix};
-  kit::gemm::launch<kit::gemm::SlicedTile, kit::gemm::BLayout::DepthByCols>(ops, store, nullptr);
-  kit::gemm::sum_parts(planes, parts, matrix, matrix, out, multiprocessors, nullptr);
+  else
+    kit::gemm::launch_split<kit::gemm::SlicedTile, kit::gemm::BLayout::DepthByCols>(
+        ops, store, parts, parts_scratch, multiprocessors, nullptr);
 }
 
 } // namespace matrix_power

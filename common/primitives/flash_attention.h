@@ -641,6 +641,23 @@ template <class T> bool tile_fits() {
   return fits;
 }
 
+// One launch of the fused kernel, split or not, its shared memory reserved once per
+// instantiation.
+template <class T, class Layout, class Score, bool kSplit>
+void launch_attention_kernel(dim3 grid, const Shape &shape, const Layout &layout,
+                             const Score &score, bool vector,
+                             std::conditional_t<kSplit, Partials, NoPartials> partials,
+                             cudaStream_t stream) {
+  auto *const kernel = attention_kernel<T, Layout, Score, kSplit>;
+  static const bool reserved = [kernel] {
+    kit::gpu::reserve_shared_bytes("attention_kernel", kernel, T::kSharedBytes);
+    return true;
+  }();
+  (void)reserved;
+  kernel<<<grid, T::kThreads, T::kSharedBytes, stream>>>(shape, layout, score, vector, partials);
+  GPU_CHECK_LAUNCH("attention_kernel");
+}
+
 // Launches the fused kernel with tile T when the device grants its shared memory; false if not.
 // `splits` chunks of each query tile's visible range (clamped to 1 .. the key steps of N and to
 // the grid's z limit; a range with fewer steps than chunks leaves some empty): with one, the
@@ -658,44 +675,29 @@ bool launch_tile(const Shape &shape, const Layout &layout, const Score &score, b
   chunks = chunks < kGridZLimit ? chunks : kGridZLimit;
   const unsigned query_tiles = static_cast<unsigned>((shape.queries + T::kRows - 1) / T::kRows);
   if (chunks == 1) {
-    auto *const kernel = attention_kernel<T, Layout, Score, false>;
-    static const bool reserved = [kernel] {
-      kit::gpu::reserve_shared_bytes("attention_kernel", kernel, T::kSharedBytes);
-      return true;
-    }();
-    (void)reserved;
-    const dim3 grid(query_tiles, static_cast<unsigned>(shape.slices));
-    kernel<<<grid, T::kThreads, T::kSharedBytes, stream>>>(shape, layout, score, vector,
-                                                           NoPartials{});
-    GPU_CHECK_LAUNCH("attention_kernel");
+    launch_attention_kernel<T, Layout, Score, false>(
+        dim3(query_tiles, static_cast<unsigned>(shape.slices)), shape, layout, score, vector,
+        NoPartials{}, stream);
     return true;
   }
-  auto *const kernel = attention_kernel<T, Layout, Score, true>;
-  static const bool reserved = [kernel] {
-    kit::gpu::reserve_shared_bytes("attention_kernel", kernel, T::kSharedBytes);
-    return true;
-  }();
-  (void)reserved;
   Partials partials;
   const std::size_t rows = static_cast<std::size_t>(chunks) * shape.slices * shape.queries;
   const std::size_t floats = rows * (static_cast<std::size_t>(shape.dim) + 2);
   partials.acc = static_cast<float *>(split_scratch().reserve(floats * sizeof(float)));
   partials.row_max = partials.acc + rows * shape.dim;
   partials.row_sum = partials.row_max + rows;
-  const dim3 grid(query_tiles, static_cast<unsigned>(shape.slices), static_cast<unsigned>(chunks));
-  kernel<<<grid, T::kThreads, T::kSharedBytes, stream>>>(shape, layout, score, vector, partials);
-  GPU_CHECK_LAUNCH("attention_kernel");
-  {
-    // The combining pass: an element per thread, up to 32 blocks per multiprocessor.
-    constexpr int kCombineBlock = 256;
-    const std::size_t elements = static_cast<std::size_t>(shape.queries) * shape.dim * shape.slices;
-    const std::size_t wanted = (elements + kCombineBlock - 1) / kCombineBlock;
-    const std::size_t most = static_cast<std::size_t>(kit::gpu::device_multiprocessors()) * 32;
-    combine_kernel<Layout>
-        <<<static_cast<unsigned>(wanted < most ? wanted : most), kCombineBlock, 0, stream>>>(
-            shape, layout, partials, chunks);
-    GPU_CHECK_LAUNCH("combine_kernel");
-  }
+  launch_attention_kernel<T, Layout, Score, true>(
+      dim3(query_tiles, static_cast<unsigned>(shape.slices), static_cast<unsigned>(chunks)), shape,
+      layout, score, vector, partials, stream);
+  // The combining pass: an element per thread, up to 32 blocks per multiprocessor.
+  constexpr int kCombineBlock = 256;
+  const std::size_t elements = static_cast<std::size_t>(shape.queries) * shape.dim * shape.slices;
+  const std::size_t wanted = (elements + kCombineBlock - 1) / kCombineBlock;
+  const std::size_t most = static_cast<std::size_t>(kit::gpu::device_multiprocessors()) * 32;
+  combine_kernel<Layout>
+      <<<static_cast<unsigned>(wanted < most ? wanted : most), kCombineBlock, 0, stream>>>(
+          shape, layout, partials, chunks);
+  GPU_CHECK_LAUNCH("combine_kernel");
   return true;
 }
 

@@ -36,17 +36,17 @@
 // The depth may be dealt to parts (Operands::depth_parts = S > 1): slice t of the inner dimension
 // (kTileDepth deep) goes to part t % S, each part is its own entry of the batch grid and its own
 // FMA chain from 0, and the epilogue stores part z % S of batch z / S as batch entry z (a Store
-// with a batch stride of one output plane writes S planes), which sum_parts() adds in part order.
-// This is the order of the sliced-depth SIMT kernels cuBLAS picks for some shapes (S slices of 8
-// dealt round-robin to the blocks of a split, then summed in order), so with kTileDepth 8 and the
-// same S a product matches cuBLAS's bit for bit (basics/matrix_power/README.md).
+// with a batch stride of one output plane writes S planes), which launch_split() adds in part
+// order. This is the order of the sliced-depth SIMT kernels cuBLAS picks for some shapes (S slices
+// of 8 dealt round-robin to the blocks of a split, then summed in order), so with kTileDepth 8 and
+// the same S a product matches cuBLAS's bit for bit (basics/matrix_power/README.md).
 //
-// launch_split() uses depth parts for speed when the output has too few tiles to fill the GPU:
-// the S parts' raw products go to S planes of device scratch, then one pass sums each element's
-// parts in part order and applies the caller's epilogue to the sum. The result is the same as
-// depth parts + sum_parts() followed by the epilogue, but not the one-chain order of launch(), so
-// only callers whose tolerance leaves room for another order use it (gemm_tuning.h's
-// launch_auto_split). Paired panels are not supported (the epilogue needs both sums at once).
+// launch_split() runs depth parts: the S parts' raw products go to S planes of device scratch,
+// then one pass sums each element's parts in part order and applies the caller's epilogue to the
+// sum. For cuBLAS's order (matrix_power), or for speed when the output has too few tiles to fill
+// the GPU; the order is not the one chain per element of launch(), so only callers whose
+// tolerance leaves room for another order use it for speed (gemm_tuning.h's launch_auto_split).
+// Paired panels are not supported (the epilogue needs both sums at once).
 //
 // Any sizes >= 1 work: loads outside the matrices read as zero and stores outside the output are
 // skipped. 16-byte global loads and stores are used only when every leading dimension, batch
@@ -572,34 +572,6 @@ void launch(const Operands &ops, const Epilogue &epilogue, cudaStream_t stream) 
     launch_with<Shape, kLayout, kPanels, false>(ops, epilogue, stream);
 }
 
-// out[i] = ((parts[0][i] + parts[1][i]) + parts[2][i]) + ... over `count` planes of `elements`
-// floats `plane` apart: the partial products of depth parts summed in part order, each addition
-// rounded to FP32.
-template <class T>
-__global__ void sum_parts_kernel(const T *parts, int count, std::size_t plane, std::size_t elements,
-                                 T *out) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       i < elements; i += stride) {
-    T sum = parts[i];
-    for (int p = 1; p < count; ++p)
-      sum = sum + parts[p * plane + i]; // not contracted: nothing to fuse with
-    out[i] = sum;
-  }
-}
-
-inline void sum_parts(const float *parts, int count, std::size_t plane, std::size_t elements,
-                      float *out, int multiprocessors, cudaStream_t stream) {
-  if (elements == 0)
-    return;
-  constexpr int kThreads = 256;
-  const std::size_t needed = (elements + kThreads - 1) / kThreads;
-  const std::size_t most = static_cast<std::size_t>(multiprocessors) * 8;
-  const unsigned blocks = static_cast<unsigned>(needed < most ? needed : most);
-  sum_parts_kernel<float><<<blocks, kThreads, 0, stream>>>(parts, count, plane, elements, out);
-  GPU_CHECK_LAUNCH("sum_parts_kernel");
-}
-
 // The second pass of a split launch: element (batch, row, col) of the output gets
 // epilogue(((planes[0] + planes[1]) + planes[2]) + ...), its `parts` partial products summed in
 // part order, each addition rounded to FP32. Plane (batch, part) is entry batch * parts + part of
@@ -636,7 +608,8 @@ inline kit::gpu::DeviceScratch &split_scratch() {
 // raw product to its own plane of `scratch` (batches x parts planes of rows x cols floats), the
 // second sums every element's planes in part order and applies `epilogue` at
 // epilogue.at(batch, row, col) (it may read the output first, as ScaleAdd does). The order is that
-// of depth parts + sum_parts(), not launch()'s one chain per element; parts == 1 is launch().
+// of depth parts summed in part order, not launch()'s one chain per element; parts == 1 is
+// launch().
 // Asynchronous on `stream`; `multiprocessors` sizes the second pass's grid. Growing `scratch`
 // waits for the device (DeviceScratch::reserve).
 template <class Shape, BLayout kLayout, Panels kPanels = Panels::One, class Epilogue>

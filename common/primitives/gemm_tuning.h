@@ -5,6 +5,8 @@
 
 #include "primitives/gemm.h"
 
+#include <type_traits>
+
 namespace kit::gemm {
 
 // 256 x 128 outputs per block, slices 16 deep, 16 x 8 outputs per thread, one block of 256
@@ -28,6 +30,24 @@ using TinyTile = TileShape<32, 32, 16, 1, 1, 8>;
 using SlicedTile = TileShape<64, 64, 8, 2, 2, 4>;
 
 enum class TileClass { Large, Medium, Small, Tiny };
+
+// Calls f(Shape{}) with the tile shape of `tile`: the one place a class becomes a type.
+template <class F> void with_tile(TileClass tile, F &&f) {
+  switch (tile) {
+  case TileClass::Large:
+    f(LargeTile{});
+    break;
+  case TileClass::Medium:
+    f(MediumTile{});
+    break;
+  case TileClass::Small:
+    f(SmallTile{});
+    break;
+  case TileClass::Tiny:
+    f(TinyTile{});
+    break;
+  }
+}
 
 // Blocks of a grid of `Shape` over rows x cols outputs (cols B-tile columns: twice the output
 // columns with paired panels) and `batches` batches.
@@ -56,24 +76,14 @@ void launch_auto(const Operands &ops, const Epilogue &epilogue, int multiprocess
                  cudaStream_t stream) {
   constexpr bool kPaired = kPanels == Panels::Paired;
   const long long b_cols = kPaired ? 2LL * ops.cols : ops.cols;
-  switch (pick_tile(ops.rows, b_cols, ops.batches, multiprocessors)) {
-  case TileClass::Large:
-    launch<LargeTile, kLayout, kPanels>(ops, epilogue, stream);
-    break;
-  case TileClass::Medium:
-    launch<MediumTile, kLayout, kPanels>(ops, epilogue, stream);
-    break;
-  case TileClass::Small:
-    launch<SmallTile, kLayout, kPanels>(ops, epilogue, stream);
-    break;
-  case TileClass::Tiny:
-    // Paired panels need an even count of pieces per thread row: the small tile instead.
-    if constexpr (kPaired)
+  with_tile(pick_tile(ops.rows, b_cols, ops.batches, multiprocessors), [&](auto shape) {
+    // Paired panels need an even count of pieces per thread row: the small tile for the tiny one.
+    using Shape = decltype(shape);
+    if constexpr (kPaired && std::is_same_v<Shape, TinyTile>)
       launch<SmallTile, kLayout, kPanels>(ops, epilogue, stream);
     else
-      launch<TinyTile, kLayout, kPanels>(ops, epilogue, stream);
-    break;
-  }
+      launch<Shape, kLayout, kPanels>(ops, epilogue, stream);
+  });
 }
 
 // The split planner (gemm.h's launch_split: the depth dealt to parts summed afterwards) is a cost
@@ -162,25 +172,10 @@ void launch_auto_split(const Operands &ops, const Epilogue &epilogue, int multip
                        cudaStream_t stream) {
   static_assert(kPanels != Panels::Paired, "paired panels: use launch_auto()");
   const SplitPlan plan = pick_split(ops.rows, ops.cols, ops.batches, ops.depth, multiprocessors);
-  kit::gpu::DeviceScratch &scratch = split_scratch();
-  switch (plan.tile) {
-  case TileClass::Large:
-    launch_split<LargeTile, kLayout, kPanels>(ops, epilogue, plan.parts, scratch, multiprocessors,
-                                              stream);
-    break;
-  case TileClass::Medium:
-    launch_split<MediumTile, kLayout, kPanels>(ops, epilogue, plan.parts, scratch, multiprocessors,
-                                               stream);
-    break;
-  case TileClass::Small:
-    launch_split<SmallTile, kLayout, kPanels>(ops, epilogue, plan.parts, scratch, multiprocessors,
-                                              stream);
-    break;
-  case TileClass::Tiny:
-    launch_split<TinyTile, kLayout, kPanels>(ops, epilogue, plan.parts, scratch, multiprocessors,
-                                             stream);
-    break;
-  }
+  with_tile(plan.tile, [&](auto shape) {
+    launch_split<decltype(shape), kLayout, kPanels>(ops, epilogue, plan.parts, split_scratch(),
+                                                    multiprocessors, stream);
+  });
 }
 
 } // namespace kit::gemm

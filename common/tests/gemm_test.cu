@@ -8,7 +8,8 @@
 // the elements between rows (ldc > cols) must keep their poison. Depth parts (the depth's slices
 // dealt round-robin to partial products summed in part order) against the same model per part;
 // split launches (launch_split: the parts' planes in scratch, summed before the epilogue) against
-// the same model for every tile class, and bit for bit against depth parts + sum_parts().
+// the same model for every tile class, and bit for bit against depth parts with their planes summed
+// in order.
 #include "gpu/check.h"
 #include "gpu/vendor.h"
 #include "primitives/gemm.h"
@@ -278,9 +279,60 @@ void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, 
   check.expect(bad == 0, what.c_str());
 }
 
+// One batch of packed operands: A rows x depth, B depth x cols or cols x depth as `layout` says.
+kit::gemm::Operands packed_operands(const float *a, const float *b, int rows, int cols, int depth,
+                                    BLayout layout) {
+  kit::gemm::Operands ops;
+  ops.a = a;
+  ops.lda = depth;
+  ops.b = b;
+  ops.ldb = layout == BLayout::DepthByCols ? cols : depth;
+  ops.rows = rows;
+  ops.cols = cols;
+  ops.depth = depth;
+  return ops;
+}
+
+// The product of a (rows x depth) and b (B in `layout`) by depth parts on the device, one batch,
+// the output's rows packed; the planes (poisoned first) summed on the host in part order, each
+// addition rounded to FP32.
+template <class Shape>
+std::vector<float> depth_parts_then_sum(const std::vector<float> &a, const std::vector<float> &b,
+                                        int rows, int cols, int depth, int parts, BLayout layout) {
+  const std::size_t plane = static_cast<std::size_t>(rows) * cols;
+  kit::test::DeviceBuffer<float> d_a(a.size()), d_b(b.size()), d_parts(plane * parts);
+  d_a.upload(a);
+  d_b.upload(b);
+  d_parts.poison();
+  kit::gemm::Operands ops = packed_operands(d_a.get(), d_b.get(), rows, cols, depth, layout);
+  ops.depth_parts = parts;
+  const kit::gemm::Store e{d_parts.get(), static_cast<std::size_t>(cols), plane};
+  if (layout == BLayout::DepthByCols)
+    kit::gemm::launch<Shape, BLayout::DepthByCols>(ops, e, nullptr);
+  else
+    kit::gemm::launch<Shape, BLayout::ColsByDepth>(ops, e, nullptr);
+  GPU_CHECK(cudaDeviceSynchronize());
+  const std::vector<float> planes = d_parts.download();
+  std::vector<float> sum(planes.begin(), planes.begin() + plane);
+  for (int p = 1; p < parts; ++p)
+    for (std::size_t i = 0; i < plane; ++i) {
+      volatile float added = sum[i] + planes[p * plane + i];
+      sum[i] = added;
+    }
+  return sum;
+}
+
+// Elements whose bits differ.
+int bitwise_differences(const std::vector<float> &x, const std::vector<float> &y) {
+  int differ = 0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    differ += std::memcmp(&x[i], &y[i], sizeof(float)) != 0;
+  return differ;
+}
+
 // Depth parts (Operands::depth_parts): each part's chain over its round-robin share of the depth
-// slices, the parts' planes summed in part order by sum_parts(), bit for bit against the host
-// model; one batch, the output's rows packed (sum_parts sums whole planes).
+// slices, the parts' planes summed in part order, bit for bit against the host model of the
+// chains.
 template <class Shape>
 void check_parts(kit::test::Checker &check, std::mt19937 &rng, int rows, int cols, int depth,
                  int parts, BLayout layout, const char *name) {
@@ -309,31 +361,8 @@ void check_parts(kit::test::Checker &check, std::mt19937 &rng, int rows, int col
         sum = sum + partial[p];
       want[static_cast<std::size_t>(r) * cols + col] = sum;
     }
-  kit::test::DeviceBuffer<float> d_a(a.size()), d_b(b.size()), d_parts(plane * parts), d_c(plane);
-  d_a.upload(a);
-  d_b.upload(b);
-  d_parts.poison();
-  d_c.poison();
-  kit::gemm::Operands ops;
-  ops.a = d_a.get();
-  ops.lda = depth;
-  ops.b = d_b.get();
-  ops.ldb = layout == BLayout::DepthByCols ? cols : depth;
-  ops.rows = rows;
-  ops.cols = cols;
-  ops.depth = depth;
-  ops.depth_parts = parts;
-  const kit::gemm::Store e{d_parts.get(), static_cast<std::size_t>(cols), plane};
-  if (layout == BLayout::DepthByCols)
-    kit::gemm::launch<Shape, BLayout::DepthByCols>(ops, e, nullptr);
-  else
-    kit::gemm::launch<Shape, BLayout::ColsByDepth>(ops, e, nullptr);
-  kit::gemm::sum_parts(d_parts.get(), parts, plane, plane, d_c.get(), 4, nullptr);
-  GPU_CHECK(cudaDeviceSynchronize());
-  const std::vector<float> got = d_c.download();
-  int bad = 0;
-  for (std::size_t i = 0; i < plane; ++i)
-    bad += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
+  const int bad = bitwise_differences(
+      depth_parts_then_sum<Shape>(a, b, rows, cols, depth, parts, layout), want);
   char what[160];
   std::snprintf(what, sizeof what, "%s %s depth parts=%d rows=%d cols=%d depth=%d", name,
                 layout == BLayout::DepthByCols ? "A*B" : "A*B^T", parts, rows, cols, depth);
@@ -342,8 +371,8 @@ void check_parts(kit::test::Checker &check, std::mt19937 &rng, int rows, int col
   check.expect(bad == 0, what);
 }
 
-// launch_split() against depth parts + sum_parts() on the device, bit for bit: the same order by
-// construction (one batch, Store, packed output).
+// launch_split() against depth parts with its planes summed on the host, bit for bit: the same
+// order by construction (one batch, Store, packed output).
 template <class Shape>
 void check_split_matches_parts(kit::test::Checker &check, std::mt19937 &rng, int rows, int cols,
                                int depth, int parts, BLayout layout, const char *name) {
@@ -354,42 +383,24 @@ void check_split_matches_parts(kit::test::Checker &check, std::mt19937 &rng, int
     x = random_float(rng);
   for (float &x : b)
     x = random_float(rng);
-  kit::test::DeviceBuffer<float> d_a(a.size()), d_b(b.size()), d_parts(plane * parts),
-      d_summed(plane), d_split(plane);
+  const std::vector<float> summed =
+      depth_parts_then_sum<Shape>(a, b, rows, cols, depth, parts, layout);
+  kit::test::DeviceBuffer<float> d_a(a.size()), d_b(b.size()), d_split(plane);
   d_a.upload(a);
   d_b.upload(b);
-  d_parts.poison();
-  d_summed.poison();
   d_split.poison();
-  kit::gemm::Operands ops;
-  ops.a = d_a.get();
-  ops.lda = depth;
-  ops.b = d_b.get();
-  ops.ldb = layout == BLayout::DepthByCols ? cols : depth;
-  ops.rows = rows;
-  ops.cols = cols;
-  ops.depth = depth;
-  kit::gemm::Operands dealt = ops;
-  dealt.depth_parts = parts;
-  const kit::gemm::Store to_parts{d_parts.get(), static_cast<std::size_t>(cols), plane};
+  const kit::gemm::Operands ops = packed_operands(d_a.get(), d_b.get(), rows, cols, depth, layout);
   const kit::gemm::Store to_split{d_split.get(), static_cast<std::size_t>(cols), 0};
   kit::gpu::DeviceScratch scratch;
-  if (layout == BLayout::DepthByCols) {
-    kit::gemm::launch<Shape, BLayout::DepthByCols>(dealt, to_parts, nullptr);
+  if (layout == BLayout::DepthByCols)
     kit::gemm::launch_split<Shape, BLayout::DepthByCols>(ops, to_split, parts, scratch, 4, nullptr);
-  } else {
-    kit::gemm::launch<Shape, BLayout::ColsByDepth>(dealt, to_parts, nullptr);
+  else
     kit::gemm::launch_split<Shape, BLayout::ColsByDepth>(ops, to_split, parts, scratch, 4, nullptr);
-  }
-  kit::gemm::sum_parts(d_parts.get(), parts, plane, plane, d_summed.get(), 4, nullptr);
   GPU_CHECK(cudaDeviceSynchronize());
-  const std::vector<float> summed = d_summed.download(), split = d_split.download();
-  int bad = 0;
-  for (std::size_t i = 0; i < plane; ++i)
-    bad += std::memcmp(&summed[i], &split[i], sizeof(float)) != 0;
+  const int bad = bitwise_differences(summed, d_split.download());
   char what[160];
-  std::snprintf(what, sizeof what, "%s %s split = depth parts + sum_parts, parts=%d %dx%dx%d", name,
-                layout == BLayout::DepthByCols ? "A*B" : "A*B^T", parts, rows, cols, depth);
+  std::snprintf(what, sizeof what, "%s %s split = depth parts summed in order, parts=%d %dx%dx%d",
+                name, layout == BLayout::DepthByCols ? "A*B" : "A*B^T", parts, rows, cols, depth);
   if (bad > 0)
     std::printf("  %s: %d differ\n", what, bad);
   check.expect(bad == 0, what);

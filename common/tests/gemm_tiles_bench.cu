@@ -61,29 +61,13 @@ kit::gemm::Operands operands(const Problem &p, const float *a, const float *b) {
   return ops;
 }
 
-template <class Shape, BLayout kLayout>
-void run_split(const kit::gemm::Operands &ops, const kit::gemm::Store &out, int parts,
-               kit::gpu::DeviceScratch &scratch, int multiprocessors) {
-  kit::gemm::launch_split<Shape, kLayout>(ops, out, parts, scratch, multiprocessors, nullptr);
-}
-
 template <BLayout kLayout>
 void run_class(TileClass tile, const kit::gemm::Operands &ops, const kit::gemm::Store &out,
                int parts, kit::gpu::DeviceScratch &scratch, int multiprocessors) {
-  switch (tile) {
-  case TileClass::Large:
-    run_split<kit::gemm::LargeTile, kLayout>(ops, out, parts, scratch, multiprocessors);
-    break;
-  case TileClass::Medium:
-    run_split<kit::gemm::MediumTile, kLayout>(ops, out, parts, scratch, multiprocessors);
-    break;
-  case TileClass::Small:
-    run_split<kit::gemm::SmallTile, kLayout>(ops, out, parts, scratch, multiprocessors);
-    break;
-  case TileClass::Tiny:
-    run_split<kit::gemm::TinyTile, kLayout>(ops, out, parts, scratch, multiprocessors);
-    break;
-  }
+  kit::gemm::with_tile(tile, [&](auto shape) {
+    kit::gemm::launch_split<decltype(shape), kLayout>(ops, out, parts, scratch, multiprocessors,
+                                                      nullptr);
+  });
 }
 
 constexpr int kTileDepth = kit::gemm::LargeTile::kTileDepth;
