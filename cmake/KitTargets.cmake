@@ -4,11 +4,14 @@
 #   kit_add_program(<name> HOST_SOURCES ... CPU_SOURCES ... GPU_SOURCES ... [LIBRARIES ...])
 #       A contest/benchmark executable in <build>/bin. HOST_SOURCES are always compiled (C++);
 #       the CPU backend adds CPU_SOURCES, a GPU backend adds GPU_SOURCES (kernel files, compiled
-#       as CUDA or HIP). Without GPU_SOURCES a GPU backend does not build the program at all:
-#       there are no placeholder kernels.
-#   kit_add_gpu_test(<name> SOURCES ... [LIBRARIES ...] [ARGS ...] [TIMEOUT s])
-#       A GPU test (label `gpu`), built only by GPU backends. It exits 77 to SKIP when no GPU is
-#       present (kit::test::skip_without_gpu()).
+#       as CUDA or HIP, once, into the object library <name>_gpu_objects that the problem's
+#       tests and benchmarks link as well). Without GPU_SOURCES a GPU backend does not build the
+#       program at all: there are no placeholder kernels.
+#   kit_add_gpu_test(<name> SOURCES ... [HOST_SOURCES ...] [LIBRARIES ...] [ARGS ...] [TIMEOUT s])
+#       A GPU test (label `gpu`), built only by GPU backends. SOURCES are compiled as CUDA or HIP;
+#       HOST_SOURCES as C++, for a test whose GPU code is all in its LIBRARIES (a host main is
+#       several times cheaper to compile as C++, once per test). It exits 77 to SKIP when no GPU
+#       is present (kit::test::skip_without_gpu()).
 #   kit_add_host_test(<name> SOURCES ... [LIBRARIES ...])
 #       A host unit test on GoogleTest, built when GoogleTest is found (label `host`).
 #   kit_gpu_sources(<files...>)
@@ -40,30 +43,36 @@ function(kit_add_program name)
                                "${P_CPU_SOURCES}" "${P_GPU_SOURCES}" "${P_LIBRARIES}")
   endif()
   set(sources ${P_HOST_SOURCES})
+  set(libraries kit::common ${P_LIBRARIES})
   if(KIT_GPU)
     if(NOT P_GPU_SOURCES)
       message(STATUS "${name}: no GPU kernel yet, not built for ${KIT_BACKEND}")
       return()
     endif()
+    # The kernels are compiled once, as <name>_gpu_objects, which the problem's GPU test and
+    # benchmark link too.
     kit_gpu_sources(${P_GPU_SOURCES})
-    list(APPEND sources ${P_GPU_SOURCES})
+    add_library(${name}_gpu_objects OBJECT ${P_GPU_SOURCES})
+    target_link_libraries(${name}_gpu_objects PRIVATE kit::common)
+    list(APPEND libraries ${name}_gpu_objects)
   else()
     list(APPEND sources ${P_CPU_SOURCES})
   endif()
   add_executable(${name} ${sources})
-  target_link_libraries(${name} PRIVATE kit::common ${P_LIBRARIES})
+  target_link_libraries(${name} PRIVATE ${libraries})
 endfunction()
 
 # COOPERATIVE_FALLBACK: the code under test launches cooperatively; a second test,
 # <name>_cooperative_refused, runs the same binary with KIT_FAIL_COOPERATIVE_LAUNCH=1, so that every
 # cooperative launch reports failure and the non-cooperative fallbacks must give the same answers.
 function(kit_add_gpu_test name)
-  cmake_parse_arguments(T "COOPERATIVE_FALLBACK" "TIMEOUT" "SOURCES;LIBRARIES;ARGS" ${ARGN})
+  cmake_parse_arguments(T "COOPERATIVE_FALLBACK" "TIMEOUT" "SOURCES;HOST_SOURCES;LIBRARIES;ARGS"
+                        ${ARGN})
   if(NOT KIT_GPU)
     return()
   endif()
   kit_gpu_sources(${T_SOURCES})
-  add_executable(${name} ${T_SOURCES})
+  add_executable(${name} ${T_SOURCES} ${T_HOST_SOURCES})
   target_link_libraries(${name} PRIVATE kit::common ${T_LIBRARIES})
   add_test(NAME ${name} COMMAND ${name} ${T_ARGS})
   if(NOT T_TIMEOUT)

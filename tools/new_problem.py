@@ -409,14 +409,15 @@ kit_add_program(@NAME@ HOST_SOURCES main.cpp CPU_SOURCES solve_cpu.cpp
 
 add_subdirectory(tests)
 
-# GPU test: solve() against the CPU reference (label gpu; it skips without a GPU).
-kit_add_gpu_test(@NAME@_gpu_test SOURCES tests/gpu_test.cu ${@UPPER@_GPU_SOURCES}
-                 LIBRARIES @NAME@_reference)
-# Benchmark (not a test): solve() at a few sizes.
-if(KIT_GPU)
-  kit_gpu_sources(bench/bench.cu ${@UPPER@_GPU_SOURCES})
-  add_executable(bench_@NAME@ bench/bench.cu ${@UPPER@_GPU_SOURCES})
-  target_link_libraries(bench_@NAME@ PRIVATE kit::common @NAME@_reference)
+# GPU test and benchmark, on the program's kernels (@NAME@_gpu_objects, GPU backends only).
+if(TARGET @NAME@_gpu_objects)
+  # GPU test: solve() against the CPU reference (label gpu; it skips without a GPU).
+  kit_add_gpu_test(@NAME@_gpu_test SOURCES tests/gpu_test.cu
+                   LIBRARIES @NAME@_gpu_objects @NAME@_reference)
+  # Benchmark (not a test): solve() at a few sizes.
+  kit_gpu_sources(bench/bench.cu)
+  add_executable(bench_@NAME@ bench/bench.cu)
+  target_link_libraries(bench_@NAME@ PRIVATE kit::common @NAME@_gpu_objects @NAME@_reference)
 endif()
 """
 
