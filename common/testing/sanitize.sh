@@ -8,6 +8,9 @@
 #
 # SANITIZE_FILTER=REGEX keeps only the test binaries and programs whose name matches (ctest -R
 # syntax, e.g. 'radix|bfs' for two basics problems' tests, '^apsp$' for the apsp program).
+# SANITIZE_JOBS=N runs up to N sanitizer runs at a time (default 1), each verdict line printed as
+# its run ends: most small-scale runs leave the GPU idle while the tool works on the host.
+# SANITIZE_TIMEOUT=S bounds each run (default 1200 s; a run past it counts as a failure).
 #
 # Needs a CUDA build with the tests and programs built, `compute-sanitizer` on PATH (or in
 # /usr/local/cuda/bin), and `gen` and `verify` of the same build. Exit status 0 when every run
@@ -22,27 +25,63 @@ sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
 [ -x "$sanitizer" ] || { echo "sanitize: compute-sanitizer not found" >&2; exit 2; }
 bin=$build/bin
 work=$(mktemp -d /tmp/kit-sanitize.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
 logs=${OUT:-$work}/sanitize_logs
-mkdir -p "$logs"
-failed=0
-runs=0
+verdicts=$work/verdicts # one file per finished run: its verdict line
+mkdir -p "$logs" "$verdicts"
+jobs_max=${SANITIZE_JOBS:-1}
+[[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "sanitize: SANITIZE_JOBS=$jobs_max: a count" >&2; exit 2; }
+limit=${SANITIZE_TIMEOUT:-1200}
 
-# verdict TOOL NAME LOG RC: one line from the sanitizer's summary.
+# verdict TOOL NAME LOG RC: one line from the sanitizer's summary, printed and kept in $verdicts.
 verdict() {
-  local tool=$1 name=$2 log=$3 rc=$4 summary
-  summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1 | sed 's/^=* *//')
-  runs=$((runs + 1))
+  local tool=$1 name=$2 log=$3 rc=$4 summary line
+  summary=$(grep -sE "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1 | sed 's/^=* *//')
   if [ "$rc" -eq 124 ]; then
-    printf '%-10s %-34s TIMEOUT\n' "$tool" "$name"
-    failed=$((failed + 1))
-  elif grep -qE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$log" && [ "$rc" -eq 0 ]; then
-    printf '%-10s %-34s clean (%s)\n' "$tool" "$name" "$summary"
+    line=$(printf '%-10s %-34s TIMEOUT' "$tool" "$name")
+  elif grep -qsE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$log" && [ "$rc" -eq 0 ]; then
+    line=$(printf '%-10s %-34s clean (%s)' "$tool" "$name" "$summary")
   else
-    printf '%-10s %-34s REPORTED (exit %s: %s) log %s\n' "$tool" "$name" "$rc" "${summary:-none}" \
-      "$log"
-    failed=$((failed + 1))
+    line=$(printf '%-10s %-34s REPORTED (exit %s: %s) log %s' "$tool" "$name" "$rc" \
+      "${summary:-none}" "$log")
   fi
+  echo "$line"
+  echo "$line" >"$verdicts/$(basename "$log")"
+}
+
+# sanitize_test TOOL BINARY: one GPU test under the tool, at the small scale.
+sanitize_test() {
+  local tool=$1 t=$2 name log extra=()
+  [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
+  name=$(basename "$t")
+  log="$logs/$tool.$name.log"
+  KIT_TEST_SCALE=small timeout "$limit" "$sanitizer" --tool "$tool" "${extra[@]}" \
+    --error-exitcode 99 --log-file "$log" "$t" >"$log.out" 2>&1
+  verdict "$tool" "$name" "$log" $?
+}
+
+# sanitize_program TOOL PROGRAM CASE MODE: a contest program's forced GPU path on a generated case
+# under the tool; its answer must then pass `verify`.
+sanitize_program() {
+  local tool=$1 program=$2 case=$3 mode=$4 log rc extra=()
+  [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
+  log="$logs/$tool.$program.$case.log"
+  # The sanitizer's report goes to its own log: stdout is the program's answer.
+  KIT_FORCE_GPU=1 timeout "$limit" "$sanitizer" --tool "$tool" "${extra[@]}" \
+    --error-exitcode 99 --log-file "$log" "$bin/$program" "$work/$case.in" \
+    >"$work/$tool.$case.got" 2>"$log.err"
+  rc=$?
+  if [ $rc -eq 0 ] && ! "$bin/verify" "$mode" "$work/$tool.$case.got" "$work/$case.out" \
+    >"$log.verify" 2>&1; then
+    rc=98 # a wrong answer under the tool
+  fi
+  verdict "$tool" "$program ($case)" "$log" $rc
+}
+
+# start COMMAND...: runs one sanitizer run in the background once fewer than $jobs_max are running.
+start() {
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+  "$@" &
 }
 
 # The contest programs' forced GPU paths: cases across each kernel's paths (prefix_sum: tiles in
@@ -71,29 +110,17 @@ for name in $(ctest --test-dir "$build" -N -L gpu ${filter:+-R "$filter"} | sed 
 done
 
 for tool in "${tools[@]}"; do
-  extra=()
-  [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
   for t in "${tests[@]}"; do
-    name=$(basename "$t")
-    log="$logs/$tool.$name.log"
-    KIT_TEST_SCALE=small timeout "${SANITIZE_TIMEOUT:-1200}" "$sanitizer" --tool "$tool" \
-      "${extra[@]}" --error-exitcode 99 --log-file "$log" "$t" >"$log.out" 2>&1
-    verdict "$tool" "$name" "$log" $?
+    start sanitize_test "$tool" "$t"
   done
   for entry in "${programs[@]}"; do
     read -r program case mode <<<"$entry"
-    log="$logs/$tool.$program.$case.log"
-    # The sanitizer's report goes to its own log: stdout is the program's answer.
-    KIT_FORCE_GPU=1 timeout "${SANITIZE_TIMEOUT:-1200}" "$sanitizer" --tool "$tool" "${extra[@]}" \
-      --error-exitcode 99 --log-file "$log" "$bin/$program" "$work/$case.in" >"$work/$case.got" \
-      2>"$log.err"
-    rc=$?
-    if [ $rc -eq 0 ] && ! "$bin/verify" "$mode" "$work/$case.got" "$work/$case.out" \
-      >"$log.verify" 2>&1; then
-      rc=98 # a wrong answer under the tool
-    fi
-    verdict "$tool" "$program ($case)" "$log" $rc
+    start sanitize_program "$tool" "$program" "$case" "$mode"
   done
 done
+wait
+runs=$(find "$verdicts" -type f | wc -l)
+[ "$runs" -gt 0 ] || { echo "sanitize: nothing to run (SANITIZE_FILTER=$filter)"; exit 1; }
+failed=$(cat "$verdicts"/* | grep -cE ' (TIMEOUT|REPORTED)( |$)')
 echo "sanitize: $((runs - failed)) of $runs runs clean"
 [ "$failed" -eq 0 ]
