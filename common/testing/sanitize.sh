@@ -49,26 +49,32 @@ verdict() {
   echo "$line" >"$verdicts/$(basename "$log")"
 }
 
+# under_tool TOOL LOG COMMAND...: COMMAND under the sanitizer's TOOL, its report in LOG, bounded by
+# SANITIZE_TIMEOUT (exit 124 past it, 99 when the tool reports).
+under_tool() {
+  local tool=$1 log=$2 extra=()
+  shift 2
+  [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
+  timeout "$limit" "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 \
+    --log-file "$log" "$@"
+}
+
 # sanitize_test TOOL BINARY: one GPU test under the tool, at the small scale.
 sanitize_test() {
-  local tool=$1 t=$2 name log extra=()
-  [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
+  local tool=$1 t=$2 name log
   name=$(basename "$t")
   log="$logs/$tool.$name.log"
-  KIT_TEST_SCALE=small timeout "$limit" "$sanitizer" --tool "$tool" "${extra[@]}" \
-    --error-exitcode 99 --log-file "$log" "$t" >"$log.out" 2>&1
+  KIT_TEST_SCALE=small under_tool "$tool" "$log" "$t" >"$log.out" 2>&1
   verdict "$tool" "$name" "$log" $?
 }
 
 # sanitize_program TOOL PROGRAM CASE MODE: a contest program's forced GPU path on a generated case
 # under the tool; its answer must then pass `verify`.
 sanitize_program() {
-  local tool=$1 program=$2 case=$3 mode=$4 log rc extra=()
-  [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
+  local tool=$1 program=$2 case=$3 mode=$4 log rc
   log="$logs/$tool.$program.$case.log"
   # The sanitizer's report goes to its own log: stdout is the program's answer.
-  KIT_FORCE_GPU=1 timeout "$limit" "$sanitizer" --tool "$tool" "${extra[@]}" \
-    --error-exitcode 99 --log-file "$log" "$bin/$program" "$work/$case.in" \
+  KIT_FORCE_GPU=1 under_tool "$tool" "$log" "$bin/$program" "$work/$case.in" \
     >"$work/$tool.$case.got" 2>"$log.err"
   rc=$?
   if [ $rc -eq 0 ] && ! "$bin/verify" "$mode" "$work/$tool.$case.got" "$work/$case.out" \
