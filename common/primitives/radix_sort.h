@@ -290,7 +290,14 @@ struct DigitCounts {
   __device__ unsigned word(long long tile) const {
     return kit::gpu_load_relaxed(state + static_cast<std::size_t>(tile) * kDigits + digit);
   }
-  __device__ static std::uint64_t kind_of(unsigned word, std::uint64_t) { return word >> 30; }
+  // Decoded with the tests the walk needs, not a shift: a published word is never 0 (its kind bits
+  // are not), and only an inclusive word has bit 31 set; the walk polls on the critical path of
+  // the tile chain.
+  __device__ static std::uint64_t kind_of(unsigned word, std::uint64_t) {
+    if (word == 0)
+      return kit::lookback::kUnpublished;
+    return static_cast<int>(word) < 0 ? kit::lookback::kInclusive : kit::lookback::kAggregate;
+  }
   __device__ unsigned value(long long, unsigned word) const { return word & kCountMask; }
 };
 
