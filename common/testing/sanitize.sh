@@ -33,14 +33,20 @@ jobs_max=${SANITIZE_JOBS:-1}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "sanitize: SANITIZE_JOBS=$jobs_max: a count" >&2; exit 2; }
 limit=${SANITIZE_TIMEOUT:-1200}
 
-# verdict TOOL NAME LOG RC: one line from the sanitizer's summary, printed and kept in $verdicts.
+# verdict TOOL NAME LOG RC: one line from the sanitizer's summary, printed and kept in $verdicts:
+# clean, TIMEOUT, REPORTED (the tool found errors or left no summary) or FAILED (the tool found
+# nothing, but the run's own check failed: a test case, or the program's answer under `verify`).
 verdict() {
-  local tool=$1 name=$2 log=$3 rc=$4 summary line
+  local tool=$1 name=$2 log=$3 rc=$4 summary line nothing_found=0
   summary=$(grep -sE "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1 | sed 's/^=* *//')
+  grep -qsE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$log" && nothing_found=1
   if [ "$rc" -eq 124 ]; then
     line=$(printf '%-10s %-34s TIMEOUT' "$tool" "$name")
-  elif grep -qsE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$log" && [ "$rc" -eq 0 ]; then
+  elif [ "$nothing_found" = 1 ] && [ "$rc" -eq 0 ]; then
     line=$(printf '%-10s %-34s clean (%s)' "$tool" "$name" "$summary")
+  elif [ "$nothing_found" = 1 ] && [ "$rc" -ne 99 ]; then
+    line=$(printf '%-10s %-34s FAILED (exit %s: its own check; the tool: %s) log %s' "$tool" \
+      "$name" "$rc" "$summary" "$log")
   else
     line=$(printf '%-10s %-34s REPORTED (exit %s: %s) log %s' "$tool" "$name" "$rc" \
       "${summary:-none}" "$log")
@@ -127,6 +133,6 @@ done
 wait
 runs=$(find "$verdicts" -type f | wc -l)
 [ "$runs" -gt 0 ] || { echo "sanitize: nothing to run (SANITIZE_FILTER=$filter)"; exit 1; }
-failed=$(cat "$verdicts"/* | grep -cE ' (TIMEOUT|REPORTED)( |$)')
+failed=$(cat "$verdicts"/* | grep -cE ' (TIMEOUT|REPORTED|FAILED)( |$)')
 echo "sanitize: $((runs - failed)) of $runs runs clean"
 [ "$failed" -eq 0 ]
