@@ -5,7 +5,8 @@
 #     the grader; the program must then print its usage line, and run every committed case of its
 #     problem: on this GPU-less machine a case must either pass `verify` (answered on the CPU by
 #     the small-input path) or stop with the GPU runtime's error (exit 3, nothing on stdout);
-#   - every LeetGPU file (leetgpu/<name>.cu) on its own with `nvcc -c` (sm_90 and sm_100);
+#   - every LeetGPU file (leetgpu/<name>.cu) on its own with `nvcc -c` (sm_90 and sm_100), without
+#     a warning (what a user pastes should compile as cleanly as the tree);
 #   - every LeetGPU file holds only what a CUDA judge compiles: the exporter resolved its backend
 #     branches with unifdef, so no word starting with "hip" (HIP, hipcc, __HIPCC__; "chip" is
 #     fine) and no "persona" may remain, in code or comments;
@@ -167,8 +168,13 @@ compile_leetgpu() {
     echo "FAIL leetgpu/$name.cu: still has a quoted #include" >"$verdict"
   elif "$NVCC" -std=c++17 -c "${gencodes[@]}" "$file" -o "$WORK/$name.o" \
     >"$WORK/$name.log" 2>&1; then
-    echo "PASS leetgpu/$name.cu: nvcc -c, sm_${NVCC_ARCHS// /, sm_} ($((SECONDS - start)) s)" \
-      >"$verdict"
+    if grep -q 'warning' "$WORK/$name.log"; then
+      echo "FAIL leetgpu/$name.cu: nvcc -c warns" >"$verdict"
+      grep -A 2 'warning' "$WORK/$name.log" | head -n 15 | sed 's/^/    /' >>"$verdict"
+    else
+      echo "PASS leetgpu/$name.cu: nvcc -c, sm_${NVCC_ARCHS// /, sm_} ($((SECONDS - start)) s)" \
+        >"$verdict"
+    fi
   else
     echo "FAIL leetgpu/$name.cu: nvcc -c failed" >"$verdict"
     tail -n 15 "$WORK/$name.log" | sed 's/^/    /' >>"$verdict"

@@ -65,8 +65,9 @@
 namespace kit::gemm {
 
 // Lanes that sit side by side along a row of the output: eight 16-byte reads cover all 32 banks
-// once.
-constexpr int kLanesAlongCols = 8;
+// once. Inline, so that a file whose solve instantiates no SIMT tile (the matrix-core GEMMs'
+// exports) compiles without an unused-variable warning.
+inline constexpr int kLanesAlongCols = 8;
 
 template <int BlockRows, int BlockCols, int TileDepth, int SubRows, int SubCols, int MinBlocksPerSm>
 struct TileShape {
