@@ -280,7 +280,7 @@ void check_path_selection(kit::test::Checker &check) {
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("apsp_gpu_test");
+  kit::test::begin_gpu_test("apsp_gpu_test");
   kit::test::Checker check;
   check_path_selection(check);
 

@@ -114,7 +114,7 @@ int gpu_test_main(int argc, char **argv, const SolveEntry &entry) {
                                          "the CPU reference, on fresh random inputs");
   options.size("--seed", &seed, "repeat the run of this seed (default: a random one)");
   options.parse(argc, argv);
-  kit::test::skip_without_gpu(test_name.c_str());
+  kit::test::begin_gpu_test(test_name.c_str());
   const Problem *problem = find_problem(entry.problem);
   if (!problem) {
     std::printf("FAIL: no problem description named %s\n", entry.problem);

@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
       std::printf("%s\n", recipe->label.c_str());
     return 0;
   }
-  kit::test::skip_without_gpu("judge"); // exit 77, as the GPU tests skip
+  kit::test::begin_gpu_test("judge"); // exit 77, as the GPU tests skip
   const Solver *solution = load_solution(argv[2]);
   if (!solution)
     return kLoadExit;

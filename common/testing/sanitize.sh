@@ -41,7 +41,9 @@ verdict() {
   summary=$(grep -sE "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1 | sed 's/^=* *//')
   grep -qsE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$log" && nothing_found=1
   if [ "$rc" -eq 124 ]; then
-    line=$(printf '%-10s %-34s TIMEOUT' "$tool" "$name")
+    # A GPU test's output is line-buffered: its last line is the last case it finished.
+    line=$(printf '%-10s %-34s TIMEOUT (%s s)' "$tool" "$name" "$limit")
+    [ -s "$log.out" ] && line+=$(printf ', its last line: %.120s' "$(tail -n 1 "$log.out")")
   elif [ "$nothing_found" = 1 ] && [ "$rc" -eq 0 ]; then
     line=$(printf '%-10s %-34s clean (%s)' "$tool" "$name" "$summary")
   elif [ "$nothing_found" = 1 ] && [ "$rc" -ne 99 ]; then

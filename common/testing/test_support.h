@@ -48,6 +48,13 @@ inline void skip_without_gpu(const char *test_name) {
   }
 }
 
+// The start of every GPU test: stdout line-buffered, so that a run stopped by a time bound
+// (CTest's, the sanitizer script's) leaves the cases it finished in its log; then skip_without_gpu.
+inline void begin_gpu_test(const char *test_name) {
+  std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+  skip_without_gpu(test_name);
+}
+
 // Device buffer of T (gpu/resources.h) whose contents are poisoned with 0xA5 bytes on creation, so
 // that unwritten outputs never look like plausible results.
 template <class T> class DeviceBuffer {

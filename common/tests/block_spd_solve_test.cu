@@ -108,7 +108,7 @@ template <int kBlock> void check_sizes(kit::test::Checker &check, std::mt19937 &
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("block_spd_solve_test");
+  kit::test::begin_gpu_test("block_spd_solve_test");
   kit::test::Checker check;
   std::mt19937 rng(20261128);
   check_sizes<64>(check, rng);

@@ -126,7 +126,7 @@ void check_block_size(kit::test::Checker &check, std::mt19937_64 &rng, int warp)
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("collectives_test");
+  kit::test::begin_gpu_test("collectives_test");
   const int warp = kit::gpu::device_warp_size();
   std::printf("device warp size %d\n", warp);
   kit::test::Checker check;

@@ -129,7 +129,7 @@ void contiguous(kit::test::Checker &check, std::mt19937 &rng, int length, int ba
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("fft_test");
+  kit::test::begin_gpu_test("fft_test");
   kit::test::Checker check;
   std::mt19937 rng(12345);
   // Powers of two, one sequence: one pass up to the block's capacity, two above it.

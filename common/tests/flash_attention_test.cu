@@ -243,7 +243,7 @@ void check_case(kit::test::Checker &check, std::mt19937 &rng, const Case &c, Pat
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("flash_attention_test");
+  kit::test::begin_gpu_test("flash_attention_test");
   kit::test::Checker check;
   std::mt19937 rng(20261128);
   const Visibility all = Visibility::all(), causal = Visibility::causal();

@@ -497,7 +497,7 @@ void check_shape(kit::test::Checker &check, std::mt19937 &rng, const char *name)
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("gemm_test");
+  kit::test::begin_gpu_test("gemm_test");
   kit::test::Checker check;
   std::mt19937 rng(20261128);
   check_shape<kit::gemm::TinyTile>(check, rng, "tiny");

@@ -157,7 +157,7 @@ void model(const std::vector<int> &in, const std::vector<int> &a, const std::vec
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("gpu_primitives_test");
+  kit::test::begin_gpu_test("gpu_primitives_test");
   kit::test::Checker check;
   const int warp = kit::gpu::device_warp_size();
 

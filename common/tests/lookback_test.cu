@@ -143,7 +143,7 @@ void check_tile_scan(kit::test::Checker &check, std::mt19937 &rng, std::size_t n
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("lookback_test");
+  kit::test::begin_gpu_test("lookback_test");
   const int warp = kit::gpu::device_warp_size();
   kit::test::Checker check;
   std::mt19937 rng(20261128);

@@ -173,7 +173,7 @@ void check_shape(kit::test::Checker &check, std::mt19937 &rng, int warp) {
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("merge_path_test");
+  kit::test::begin_gpu_test("merge_path_test");
   const int warp = kit::gpu::device_warp_size();
   kit::test::Checker check;
   std::mt19937 rng(71); // any fixed value: the runs repeat exactly

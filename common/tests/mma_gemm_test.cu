@@ -244,7 +244,7 @@ void check_shape(kit::test::Checker &check, std::mt19937 &rng, const char *name)
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("mma_gemm_test");
+  kit::test::begin_gpu_test("mma_gemm_test");
   kit::test::Checker check;
   std::mt19937 rng(20261128);
   check_shape<kit::mma::SmallTile>(check, rng, "small");

@@ -194,7 +194,7 @@ template <Kind K> void check_kind(kit::test::Checker &check, std::mt19937 &rng) 
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("mma_test");
+  kit::test::begin_gpu_test("mma_test");
   kit::test::Checker check;
   std::mt19937 rng(20261128);
   check_kind<Kind::F16>(check, rng);

@@ -102,7 +102,7 @@ void check_float_order(kit::test::Checker &check) {
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("radix_sort_test");
+  kit::test::begin_gpu_test("radix_sort_test");
   kit::test::Checker check;
   check_float_order(check);
   std::mt19937 rng(20261128);

@@ -321,7 +321,7 @@ void check_host_paths(Checker &check) {
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("prefix_sum_gpu_test");
+  kit::test::begin_gpu_test("prefix_sum_gpu_test");
   Checker check;
   check_comparison(check);
   kit::ScanWorkspace workspace; // shared on purpose: scans of every size reuse stale states

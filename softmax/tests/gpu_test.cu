@@ -311,7 +311,7 @@ void check_onchip(kit::test::Checker &check, const NamedEngine &e, kit::Rng &rng
 } // namespace
 
 int main() {
-  kit::test::skip_without_gpu("softmax_gpu_test");
+  kit::test::begin_gpu_test("softmax_gpu_test");
   kit::test::Checker check;
   kit::Rng rng(20261122);
   const NamedEngine production{"", std::make_unique<softmax::Engine>()};
