@@ -12,7 +12,8 @@
 #      judge's reference), _example, _generated and _bad_input. Without a GPU they SKIP.
 # Usage: bash basics/tests/test_exports.sh [problem ...]   (default: every problem exported)
 # Environment: BUILD_DIR (default build/export-test), GPU_ARCH (default: the visible GPU, else
-# 90;100), EXPORT_DIR, JOBS (build parallelism, default nproc).
+# 90;100), EXPORT_DIR, JOBS (build parallelism, default nproc), TEST_JOBS (tests run at a time,
+# default 4: they share the GPU, and none times itself).
 # Exit status: 0 when everything built and no test failed, 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -71,4 +72,5 @@ fi
 
 names=$(IFS='|'; echo "${problems[*]}")
 pattern="^basics_($names)_(test|example|generated|bad_input)\$"
-ctest --test-dir "$BUILD_DIR" --no-tests=error -L gpu -R "$pattern" --output-on-failure
+ctest --test-dir "$BUILD_DIR" --no-tests=error -L gpu -R "$pattern" --parallel "${TEST_JOBS:-4}" \
+  --output-on-failure
