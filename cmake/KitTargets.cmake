@@ -11,7 +11,7 @@
 #       A GPU test (label `gpu`), built only by GPU backends. SOURCES are compiled as CUDA or HIP;
 #       HOST_SOURCES as C++, for a test whose GPU code is all in its LIBRARIES (a host main is
 #       several times cheaper to compile as C++, once per test). It exits 77 to SKIP when no GPU
-#       is present (kit::test::skip_without_gpu()).
+#       is present (kit::test::begin_gpu_test()).
 #   kit_add_host_test(<name> SOURCES ... [LIBRARIES ...])
 #       A host unit test on GoogleTest, built when GoogleTest is found (label `host`).
 #   kit_gpu_sources(<files...>)

@@ -633,7 +633,7 @@ CONTEST_GPU_TEST = """\
 #include <vector>
 
 int main() {
-  kit::test::skip_without_gpu("@NAME@_gpu_test");
+  kit::test::begin_gpu_test("@NAME@_gpu_test");
   int failures = 0;
   for (std::size_t n : {1, 2, 31, 33, 1023, 1025, 1000003}) {
     std::vector<@TYPE@> input(n);

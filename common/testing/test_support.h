@@ -39,20 +39,16 @@ constexpr int kLargestBlock = kit::kMaxBlockThreads;
 // CTest's SKIP_RETURN_CODE for GPU tests (see kit_add_gpu_test).
 constexpr int kSkipExitCode = 77;
 
-// Exits with the skip code, and says why, when no GPU can be used.
-inline void skip_without_gpu(const char *test_name) {
+// The start of every GPU test: stdout line-buffered, so that a run stopped by a time bound
+// (CTest's, the sanitizer script's) leaves the cases it finished in its log; then, when no GPU can
+// be used, an exit with the skip code that says why.
+inline void begin_gpu_test(const char *test_name) {
+  std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   const char *why = nullptr;
   if (!kit::gpu::device_available(&why)) {
     std::printf("SKIP %s: no usable GPU (%s)\n", test_name, why ? why : "unknown reason");
     std::exit(kSkipExitCode);
   }
-}
-
-// The start of every GPU test: stdout line-buffered, so that a run stopped by a time bound
-// (CTest's, the sanitizer script's) leaves the cases it finished in its log; then skip_without_gpu.
-inline void begin_gpu_test(const char *test_name) {
-  std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
-  skip_without_gpu(test_name);
 }
 
 // Device buffer of T (gpu/resources.h) whose contents are poisoned with 0xA5 bytes on creation, so
