@@ -16,6 +16,7 @@
 #include "testing/test_support.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <string>
@@ -280,13 +281,19 @@ void check_path_selection(kit::test::Checker &check) {
 } // namespace
 
 int main() {
-  kit::test::begin_gpu_test("apsp_gpu_test");
+  kit::test::begin_gpu_test("apsp_gpu_test", kit::test::Shards::Split);
   kit::test::Checker check;
-  check_path_selection(check);
+  if (kit::test::in_this_shard(0))
+    check_path_selection(check);
 
   const std::vector<TileVariant> variants = tile_variants();
   int cases = 0;
+  std::size_t case_index = 0;
   for (const Case &c : make_cases()) {
+    if (!kit::test::in_this_shard(case_index++))
+      continue;
+    const auto start = std::chrono::steady_clock::now();
+    const int failures_before = check.failures();
     const std::vector<int> want = reference_rows(c.graph);
     check_path(check, c, want, "dense path", [&](const RowBlockSink &s) {
       apsp::solve_with_path(c.graph, s, apsp::Path::Dense);
@@ -313,6 +320,10 @@ int main() {
         check.expect_equal(sparse_state_rows(c.graph, apsp::SparseState::Shared), want,
                            (c.name + ", sparse shared state").c_str());
     }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%s %s%s (%.2f s)\n", check.failures() == failures_before ? "PASS" : "FAIL",
+                c.name.c_str(), variant_size ? " [every tile variant]" : "", seconds);
     ++cases;
   }
   std::printf("apsp_gpu_test: %d graphs\n", cases);

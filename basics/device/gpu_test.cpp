@@ -114,7 +114,7 @@ int gpu_test_main(int argc, char **argv, const SolveEntry &entry) {
                                          "the CPU reference, on fresh random inputs");
   options.size("--seed", &seed, "repeat the run of this seed (default: a random one)");
   options.parse(argc, argv);
-  kit::test::begin_gpu_test(test_name.c_str());
+  kit::test::begin_gpu_test(test_name.c_str(), kit::test::Shards::Split);
   const Problem *problem = find_problem(entry.problem);
   if (!problem) {
     std::printf("FAIL: no problem description named %s\n", entry.problem);
@@ -133,17 +133,25 @@ int gpu_test_main(int argc, char **argv, const SolveEntry &entry) {
     std::printf("FAIL %s\n", e.what());
     return 1;
   }
-  int kit_failures = 0, judge_failures = 0;
-  for (const Recipe &recipe : problem->tests)
+  // The cases are counted over the kit's and the judge's together (KIT_TEST_SHARD splits them).
+  int kit_failures = 0, judge_failures = 0, cases = 0, judge_total = 0;
+  std::size_t case_index = 0;
+  for (const Recipe &recipe : problem->tests) {
+    if (!kit::test::in_this_shard(case_index++))
+      continue;
     kit_failures += run_gpu_test_case(*problem, entry, recipe, seed, true, nullptr);
+    ++cases;
+  }
   if (judge_reference)
     std::printf("%s: the judge's cases are also compared with %s, the judge's own reference\n",
                 test_name.c_str(), judge_reference->name.c_str());
-  const std::vector<const Recipe *> judge_cases = problem->judge.all();
-  for (const Recipe *recipe : judge_cases)
+  for (const Recipe *recipe : problem->judge.all()) {
+    if (!kit::test::in_this_shard(case_index++))
+      continue;
     judge_failures += run_gpu_test_case(*problem, entry, *recipe, seed, false, judge_reference);
-  const int cases = static_cast<int>(problem->tests.size() + judge_cases.size());
-  const int judge_total = static_cast<int>(judge_cases.size());
+    ++cases;
+    ++judge_total;
+  }
   std::printf("%s: %d cases, %d failed\n", test_name.c_str(), cases, kit_failures + judge_failures);
   std::printf("JUDGE|%s|%d/%d\n", problem->name.c_str(), judge_total - judge_failures, judge_total);
   return kit_failures + judge_failures == 0 ? 0 : 1;

@@ -11,6 +11,9 @@
 # SANITIZE_JOBS=N runs up to N sanitizer runs at a time (default 1), each verdict line printed as
 # its run ends: most small-scale runs leave the GPU idle while the tool works on the host.
 # SANITIZE_TIMEOUT=S bounds each run (default 1200 s; a run past it counts as a failure).
+# SANITIZE_SHARDS=N runs each GPU test as N runs, KIT_TEST_SHARD=0/N to N-1/N, each with every
+# N-th case (the basics tests and apsp_gpu_test split so; any other test runs whole in the first
+# and skips in the rest): with SANITIZE_JOBS, a test too long for one run's bound.
 #
 # Needs a CUDA build with the tests and programs built, `compute-sanitizer` on PATH (or in
 # /usr/local/cuda/bin), and `gen` and `verify` of the same build. Exit status 0 when every run
@@ -32,10 +35,13 @@ mkdir -p "$logs" "$verdicts"
 jobs_max=${SANITIZE_JOBS:-1}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "sanitize: SANITIZE_JOBS=$jobs_max: a count" >&2; exit 2; }
 limit=${SANITIZE_TIMEOUT:-1200}
+shards=${SANITIZE_SHARDS:-1}
+[[ $shards =~ ^[1-9][0-9]*$ ]] || { echo "sanitize: SANITIZE_SHARDS=$shards: a count" >&2; exit 2; }
 
 # verdict TOOL NAME LOG RC: one line from the sanitizer's summary, printed and kept in $verdicts:
-# clean, TIMEOUT, REPORTED (the tool found errors or left no summary) or FAILED (the tool found
-# nothing, but the run's own check failed: a test case, or the program's answer under `verify`).
+# clean, TIMEOUT, REPORTED (the tool found errors or left no summary), FAILED (the tool found
+# nothing, but the run's own check failed: a test case, or the program's answer under `verify`) or
+# skipped (a shard of a test that runs whole in its first).
 verdict() {
   local tool=$1 name=$2 log=$3 rc=$4 summary line nothing_found=0
   summary=$(grep -sE "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1 | sed 's/^=* *//')
@@ -46,6 +52,9 @@ verdict() {
     [ -s "$log.out" ] && line+=$(printf ', its last line: %.120s' "$(tail -n 1 "$log.out")")
   elif [ "$nothing_found" = 1 ] && [ "$rc" -eq 0 ]; then
     line=$(printf '%-10s %-34s clean (%s)' "$tool" "$name" "$summary")
+  elif [ "$nothing_found" = 1 ] && [ "$rc" -eq 77 ] &&
+    grep -qs "does not split into shards" "$log.out"; then
+    line=$(printf '%-10s %-34s skipped: %.120s' "$tool" "$name" "$(tail -n 1 "$log.out")")
   elif [ "$nothing_found" = 1 ] && [ "$rc" -ne 99 ]; then
     line=$(printf '%-10s %-34s FAILED (exit %s: its own check; the tool: %s) log %s' "$tool" \
       "$name" "$rc" "$summary" "$log")
@@ -67,12 +76,18 @@ under_tool() {
     --log-file "$log" "$@"
 }
 
-# sanitize_test TOOL BINARY: one GPU test under the tool, at the small scale.
+# sanitize_test TOOL BINARY SHARD: one GPU test (its cases of shard SHARD of $shards) under the
+# tool, at the small scale.
 sanitize_test() {
-  local tool=$1 t=$2 name log
+  local tool=$1 t=$2 shard=$3 name log
   name=$(basename "$t")
   log="$logs/$tool.$name.log"
-  KIT_TEST_SCALE=small under_tool "$tool" "$log" "$t" >"$log.out" 2>&1
+  if [ "$shards" -gt 1 ]; then
+    log="$logs/$tool.$name.shard-$shard-of-$shards.log"
+    name+=" [$shard/$shards]"
+  fi
+  KIT_TEST_SCALE=small KIT_TEST_SHARD=$shard/$shards under_tool "$tool" "$log" "$t" \
+    >"$log.out" 2>&1
   verdict "$tool" "$name" "$log" $?
 }
 
@@ -125,7 +140,9 @@ done
 
 for tool in "${tools[@]}"; do
   for t in "${tests[@]}"; do
-    start sanitize_test "$tool" "$t"
+    for ((shard = 0; shard < shards; ++shard)); do
+      start sanitize_test "$tool" "$t" "$shard"
+    done
   done
   for entry in "${programs[@]}"; do
     read -r program case mode <<<"$entry"
@@ -136,5 +153,8 @@ wait
 runs=$(find "$verdicts" -type f | wc -l)
 [ "$runs" -gt 0 ] || { echo "sanitize: nothing to run (SANITIZE_FILTER=$filter)"; exit 1; }
 failed=$(cat "$verdicts"/* | grep -cE ' (TIMEOUT|REPORTED|FAILED)( |$)')
-echo "sanitize: $((runs - failed)) of $runs runs clean"
+skipped=$(cat "$verdicts"/* | grep -cE ' skipped: ')
+summary="sanitize: $((runs - failed - skipped)) of $runs runs clean"
+[ "$skipped" -eq 0 ] || summary+=", $skipped skipped (shards of tests that run whole)"
+echo "$summary"
 [ "$failed" -eq 0 ]

@@ -32,6 +32,36 @@ inline bool runs_at_this_scale(std::size_t elements) {
   return !small_scale() || elements <= kSmallScaleElements;
 }
 
+// KIT_TEST_SHARD=I/N (0 <= I < N) runs only the cases whose index is I modulo N, so that N
+// processes share one long test (the sanitizer script's SANITIZE_SHARDS). Unset: every case.
+struct Shard {
+  std::size_t index = 0;
+  std::size_t count = 1;
+};
+inline const Shard &test_shard() {
+  static const Shard shard = [] {
+    Shard s;
+    const char *text = std::getenv("KIT_TEST_SHARD");
+    if (!text || !*text)
+      return s;
+    unsigned long long index = 0, count = 0;
+    char tail = 0;
+    if (std::sscanf(text, "%llu/%llu%c", &index, &count, &tail) != 2 || count == 0 ||
+        index >= count) {
+      std::fprintf(stderr, "KIT_TEST_SHARD=%s: expected I/N with 0 <= I < N, e.g. 0/4\n", text);
+      std::exit(2);
+    }
+    s.index = static_cast<std::size_t>(index);
+    s.count = static_cast<std::size_t>(count);
+    return s;
+  }();
+  return shard;
+}
+// Whether the case of this index (counted over every case of the test) runs in this process.
+inline bool in_this_shard(std::size_t case_index) {
+  return case_index % test_shard().count == test_shard().index;
+}
+
 // The largest block the tests launch: the limit of the GPU the kernels are built for (960 under
 // the MI100 persona, gpu/persona.h).
 constexpr int kLargestBlock = kit::kMaxBlockThreads;
@@ -39,11 +69,24 @@ constexpr int kLargestBlock = kit::kMaxBlockThreads;
 // CTest's SKIP_RETURN_CODE for GPU tests (see kit_add_gpu_test).
 constexpr int kSkipExitCode = 77;
 
+// Whether a GPU test splits its cases by KIT_TEST_SHARD (it asks in_this_shard for each).
+enum class Shards { Split, Whole };
+
 // The start of every GPU test: stdout line-buffered, so that a run stopped by a time bound
 // (CTest's, the sanitizer script's) leaves the cases it finished in its log; then, when no GPU can
-// be used, an exit with the skip code that says why.
-inline void begin_gpu_test(const char *test_name) {
+// be used, an exit with the skip code that says why. A test that does not split into shards runs
+// whole in shard 0 and skips in the others.
+inline void begin_gpu_test(const char *test_name, Shards shards = Shards::Whole) {
   std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+  const Shard &shard = test_shard();
+  if (shards == Shards::Whole && shard.index != 0) {
+    std::printf("SKIP %s: it does not split into shards; shard 0/%zu runs every case\n", test_name,
+                shard.count);
+    std::exit(kSkipExitCode);
+  }
+  if (shards == Shards::Split && shard.count > 1)
+    std::printf("%s: shard %zu/%zu (the cases whose index is %zu modulo %zu)\n", test_name,
+                shard.index, shard.count, shard.index, shard.count);
   const char *why = nullptr;
   if (!kit::gpu::device_available(&why)) {
     std::printf("SKIP %s: no usable GPU (%s)\n", test_name, why ? why : "unknown reason");
@@ -97,6 +140,7 @@ public:
       ++failures_;
     }
   }
+  int failures() const { return failures_; }
   int finish(const char *test_name) const {
     std::printf("%s: %d checks, %d failed\n", test_name, checks_, failures_);
     return failures_ == 0 ? 0 : 1;
