@@ -281,16 +281,16 @@ void check_path_selection(kit::test::Checker &check) {
 } // namespace
 
 int main() {
-  kit::test::begin_gpu_test("apsp_gpu_test", kit::test::Shards::Split);
+  kit::test::begin_gpu_test("apsp_gpu_test", kit::test::Cases::Selectable);
   kit::test::Checker check;
-  if (kit::test::in_this_shard(0))
+  kit::test::CaseSelection selection;
+  if (selection.runs("path selection rule"))
     check_path_selection(check);
 
   const std::vector<TileVariant> variants = tile_variants();
   int cases = 0;
-  std::size_t case_index = 0;
   for (const Case &c : make_cases()) {
-    if (!kit::test::in_this_shard(case_index++))
+    if (!selection.runs(c.name))
       continue;
     const auto start = std::chrono::steady_clock::now();
     const int failures_before = check.failures();

@@ -114,7 +114,7 @@ int gpu_test_main(int argc, char **argv, const SolveEntry &entry) {
                                          "the CPU reference, on fresh random inputs");
   options.size("--seed", &seed, "repeat the run of this seed (default: a random one)");
   options.parse(argc, argv);
-  kit::test::begin_gpu_test(test_name.c_str(), kit::test::Shards::Split);
+  kit::test::begin_gpu_test(test_name.c_str(), kit::test::Cases::Selectable);
   const Problem *problem = find_problem(entry.problem);
   if (!problem) {
     std::printf("FAIL: no problem description named %s\n", entry.problem);
@@ -133,11 +133,11 @@ int gpu_test_main(int argc, char **argv, const SolveEntry &entry) {
     std::printf("FAIL %s\n", e.what());
     return 1;
   }
-  // The cases are counted over the kit's and the judge's together (KIT_TEST_SHARD splits them).
+  // The kit's cases, then the judge's: KIT_TEST_CASE and KIT_TEST_SHARD select from them all.
   int kit_failures = 0, judge_failures = 0, cases = 0, judge_total = 0;
-  std::size_t case_index = 0;
+  kit::test::CaseSelection selection;
   for (const Recipe &recipe : problem->tests) {
-    if (!kit::test::in_this_shard(case_index++))
+    if (!selection.runs(recipe.label))
       continue;
     kit_failures += run_gpu_test_case(*problem, entry, recipe, seed, true, nullptr);
     ++cases;
@@ -146,7 +146,7 @@ int gpu_test_main(int argc, char **argv, const SolveEntry &entry) {
     std::printf("%s: the judge's cases are also compared with %s, the judge's own reference\n",
                 test_name.c_str(), judge_reference->name.c_str());
   for (const Recipe *recipe : problem->judge.all()) {
-    if (!kit::test::in_this_shard(case_index++))
+    if (!selection.runs(recipe->label))
       continue;
     judge_failures += run_gpu_test_case(*problem, entry, *recipe, seed, false, judge_reference);
     ++cases;

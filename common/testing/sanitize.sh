@@ -13,7 +13,8 @@
 # SANITIZE_TIMEOUT=S bounds each run (default 1200 s; a run past it counts as a failure).
 # SANITIZE_SHARDS=N runs each GPU test as N runs, KIT_TEST_SHARD=0/N to N-1/N, each with every
 # N-th case (the basics tests and apsp_gpu_test split so; any other test runs whole in the first
-# and skips in the rest): with SANITIZE_JOBS, a test too long for one run's bound.
+# and skips in the rest): with SANITIZE_JOBS, a test too long for one run's bound. KIT_TEST_CASE
+# (common/testing/test_support.h) passes through: it picks the cases of those tests by label.
 #
 # Needs a CUDA build with the tests and programs built, `compute-sanitizer` on PATH (or in
 # /usr/local/cuda/bin), and `gen` and `verify` of the same build. Exit status 0 when every run

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <regex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -33,7 +35,8 @@ inline bool runs_at_this_scale(std::size_t elements) {
 }
 
 // KIT_TEST_SHARD=I/N (0 <= I < N) runs only the cases whose index is I modulo N, so that N
-// processes share one long test (the sanitizer script's SANITIZE_SHARDS). Unset: every case.
+// processes share one long test (the sanitizer script's SANITIZE_SHARDS). Unset: every case. A
+// test that splits asks a CaseSelection (below) for each case.
 struct Shard {
   std::size_t index = 0;
   std::size_t count = 1;
@@ -57,10 +60,34 @@ inline const Shard &test_shard() {
   }();
   return shard;
 }
-// Whether the case of this index (counted over every case of the test) runs in this process.
-inline bool in_this_shard(std::size_t case_index) {
-  return case_index % test_shard().count == test_shard().index;
-}
+
+// KIT_TEST_CASE=REGEX runs only the cases whose label (as the test prints it) the expression finds
+// (ECMAScript, anywhere in the label), e.g. 'N=65$' or '^judge:'; KIT_TEST_SHARD then splits
+// those. With --seed (the basics tests), it repeats one failing case alone.
+class CaseSelection {
+public:
+  CaseSelection() {
+    const char *text = std::getenv("KIT_TEST_CASE");
+    if (!text || !*text)
+      return;
+    try {
+      pattern_.emplace(text, std::regex::ECMAScript);
+    } catch (const std::regex_error &e) {
+      std::fprintf(stderr, "KIT_TEST_CASE=%s: not a regular expression (%s)\n", text, e.what());
+      std::exit(2);
+    }
+  }
+  // Whether the case of this label runs in this process: ask once per case, in the test's order.
+  bool runs(const std::string &label) {
+    if (pattern_ && !std::regex_search(label, *pattern_))
+      return false;
+    return selected_++ % test_shard().count == test_shard().index;
+  }
+
+private:
+  std::optional<std::regex> pattern_;
+  std::size_t selected_ = 0; // the cases the pattern selected so far: the shards split these
+};
 
 // The largest block the tests launch: the limit of the GPU the kernels are built for (960 under
 // the MI100 persona, gpu/persona.h).
@@ -69,24 +96,27 @@ constexpr int kLargestBlock = kit::kMaxBlockThreads;
 // CTest's SKIP_RETURN_CODE for GPU tests (see kit_add_gpu_test).
 constexpr int kSkipExitCode = 77;
 
-// Whether a GPU test splits its cases by KIT_TEST_SHARD (it asks in_this_shard for each).
-enum class Shards { Split, Whole };
+// Whether a GPU test selects its cases by KIT_TEST_CASE and KIT_TEST_SHARD (a CaseSelection).
+enum class Cases { Selectable, AllAtOnce };
 
 // The start of every GPU test: stdout line-buffered, so that a run stopped by a time bound
 // (CTest's, the sanitizer script's) leaves the cases it finished in its log; then, when no GPU can
-// be used, an exit with the skip code that says why. A test that does not split into shards runs
-// whole in shard 0 and skips in the others.
-inline void begin_gpu_test(const char *test_name, Shards shards = Shards::Whole) {
+// be used, an exit with the skip code that says why. A test whose cases run all at once runs whole
+// in shard 0 and skips in the others.
+inline void begin_gpu_test(const char *test_name, Cases cases = Cases::AllAtOnce) {
   std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   const Shard &shard = test_shard();
-  if (shards == Shards::Whole && shard.index != 0) {
+  const char *pattern = std::getenv("KIT_TEST_CASE");
+  if (cases == Cases::AllAtOnce && shard.index != 0) {
     std::printf("SKIP %s: it does not split into shards; shard 0/%zu runs every case\n", test_name,
                 shard.count);
     std::exit(kSkipExitCode);
   }
-  if (shards == Shards::Split && shard.count > 1)
-    std::printf("%s: shard %zu/%zu (the cases whose index is %zu modulo %zu)\n", test_name,
-                shard.index, shard.count, shard.index, shard.count);
+  if (cases == Cases::AllAtOnce && pattern && *pattern)
+    std::printf("%s: its cases run all at once: KIT_TEST_CASE does not apply\n", test_name);
+  if (cases == Cases::Selectable && shard.count > 1)
+    std::printf("%s: shard %zu/%zu (of the cases it runs, those whose index is %zu modulo %zu)\n",
+                test_name, shard.index, shard.count, shard.index, shard.count);
   const char *why = nullptr;
   if (!kit::gpu::device_available(&why)) {
     std::printf("SKIP %s: no usable GPU (%s)\n", test_name, why ? why : "unknown reason");
