@@ -12,6 +12,7 @@
 #include "solve.h"
 
 #include "gpu/check.h"
+#include "testing/case_selection.h"
 #include "testing/random.h"
 #include "testing/test_support.h"
 

@@ -13,6 +13,7 @@
 #include "entry.h"
 #include "harness/random.h"
 #include "harness/registry.h"
+#include "testing/case_selection.h"
 #include "testing/test_support.h"
 
 #include <chrono>

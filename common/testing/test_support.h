@@ -10,8 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
-#include <regex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -36,7 +34,7 @@ inline bool runs_at_this_scale(std::size_t elements) {
 
 // KIT_TEST_SHARD=I/N (0 <= I < N) runs only the cases whose index is I modulo N, so that N
 // processes share one long test (the sanitizer script's SANITIZE_SHARDS). Unset: every case. A
-// test that splits asks a CaseSelection (below) for each case.
+// test that splits asks a CaseSelection (testing/case_selection.h) for each case.
 struct Shard {
   std::size_t index = 0;
   std::size_t count = 1;
@@ -61,34 +59,6 @@ inline const Shard &test_shard() {
   return shard;
 }
 
-// KIT_TEST_CASE=REGEX runs only the cases whose label (as the test prints it) the expression finds
-// (ECMAScript, anywhere in the label), e.g. 'N=65$' or '^judge:'; KIT_TEST_SHARD then splits
-// those. With --seed (the basics tests), it repeats one failing case alone.
-class CaseSelection {
-public:
-  CaseSelection() {
-    const char *text = std::getenv("KIT_TEST_CASE");
-    if (!text || !*text)
-      return;
-    try {
-      pattern_.emplace(text, std::regex::ECMAScript);
-    } catch (const std::regex_error &e) {
-      std::fprintf(stderr, "KIT_TEST_CASE=%s: not a regular expression (%s)\n", text, e.what());
-      std::exit(2);
-    }
-  }
-  // Whether the case of this label runs in this process: ask once per case, in the test's order.
-  bool runs(const std::string &label) {
-    if (pattern_ && !std::regex_search(label, *pattern_))
-      return false;
-    return selected_++ % test_shard().count == test_shard().index;
-  }
-
-private:
-  std::optional<std::regex> pattern_;
-  std::size_t selected_ = 0; // the cases the pattern selected so far: the shards split these
-};
-
 // The largest block the tests launch: the limit of the GPU the kernels are built for (960 under
 // the MI100 persona, gpu/persona.h).
 constexpr int kLargestBlock = kit::kMaxBlockThreads;
@@ -96,7 +66,8 @@ constexpr int kLargestBlock = kit::kMaxBlockThreads;
 // CTest's SKIP_RETURN_CODE for GPU tests (see kit_add_gpu_test).
 constexpr int kSkipExitCode = 77;
 
-// Whether a GPU test selects its cases by KIT_TEST_CASE and KIT_TEST_SHARD (a CaseSelection).
+// Whether a GPU test selects its cases by KIT_TEST_CASE and KIT_TEST_SHARD (a CaseSelection,
+// testing/case_selection.h).
 enum class Cases { Selectable, AllAtOnce };
 
 // The start of every GPU test: stdout line-buffered, so that a run stopped by a time bound
