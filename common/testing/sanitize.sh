@@ -14,7 +14,7 @@
 # SANITIZE_SHARDS=N runs each GPU test as N runs, KIT_TEST_SHARD=0/N to N-1/N, each with every
 # N-th case (the basics tests and apsp_gpu_test split so; any other test runs whole in the first
 # and skips in the rest): with SANITIZE_JOBS, a test too long for one run's bound. KIT_TEST_CASE
-# (common/testing/test_support.h) passes through: it picks the cases of those tests by label.
+# (common/testing/case_selection.h) passes through: it picks the cases of those tests by label.
 #
 # Needs a CUDA build with the tests and programs built, `compute-sanitizer` on PATH (or in
 # /usr/local/cuda/bin), and `gen` and `verify` of the same build. Exit status 0 when every run
@@ -42,7 +42,8 @@ shards=${SANITIZE_SHARDS:-1}
 # verdict TOOL NAME LOG RC: one line from the sanitizer's summary, printed and kept in $verdicts:
 # clean, TIMEOUT, REPORTED (the tool found errors or left no summary), FAILED (the tool found
 # nothing, but the run's own check failed: a test case, or the program's answer under `verify`) or
-# skipped (a shard of a test that runs whole in its first).
+# skipped (a shard of a test that runs whole in its first: kit::test::begin_gpu_test's SKIP line
+# in common/testing/test_support.h, matched by its words).
 verdict() {
   local tool=$1 name=$2 log=$3 rc=$4 summary line nothing_found=0
   summary=$(grep -sE "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1 | sed 's/^=* *//')
