@@ -179,6 +179,12 @@ const Problem &bfs_shortest_path_problem() {
               obstacles(30), ",neighbours");
     add_tests(p, {{200, 300, 0, 0, 199, 299}, {1000, 1000, 0, 0, 999, 999}},
               fill_with(p, {judge_grid()}), ",judge-like");
+    // About 1,000 and 30,000 levels of a block sweeping its bitmaps in shared memory, every access
+    // followed by racecheck; the same mode runs on the other 500 x 500 grids and the 101 x 101
+    // serpentine at the small scale.
+    run_only_at_full_scale(
+        p, {"rows=500,cols=500,start_row=0,start_col=0,end_row=499,end_col=499,open",
+            "rows=201,cols=301,start_row=0,start_col=0,end_row=200,end_col=0,serpentine"});
     // The official challenge, from the facts of its challenge.py: the tolerance it states, its
     // example, its functional cases in order and the case it times.
     JudgeCases &j = p.judge;

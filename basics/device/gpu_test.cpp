@@ -63,6 +63,11 @@ int run_gpu_test_case(const Problem &problem, const SolveEntry &entry, const Rec
     std::printf("SKIP %s %s (KIT_TEST_SCALE=small)\n", problem.name.c_str(), recipe.label.c_str());
     return 0;
   }
+  if (recipe.full_scale_only && kit::test::small_scale()) {
+    std::printf("SKIP %s %s (KIT_TEST_SCALE=small: full scale only, its work outgrows its size)\n",
+                problem.name.c_str(), recipe.label.c_str());
+    return 0;
+  }
   Rng rng(derive_seed(seed, problem.name + "/" + recipe.label));
   problem.generate(c, rng, recipe.fill);
   const Expected expected = expected_for(problem, c, seed);

@@ -65,6 +65,16 @@ void add_tests(Problem &problem, const std::vector<std::vector<double>> &scalar_
     problem.tests.push_back({label_of(problem.params, scalars) + suffix, scalars, fill});
 }
 
+void run_only_at_full_scale(Problem &problem, const std::vector<std::string> &labels) {
+  for (const std::string &label : labels) {
+    auto it = std::find_if(problem.tests.begin(), problem.tests.end(),
+                           [&](const Recipe &r) { return r.label == label; });
+    if (it == problem.tests.end())
+      throw std::logic_error(problem.name + ": no kit case is labelled " + label);
+    it->full_scale_only = true;
+  }
+}
+
 void add_awkward_size_tests(Problem &problem, std::initializer_list<long long> tiles) {
   for (double n : awkward_sizes(tiles))
     add_tests(problem, {{n}});

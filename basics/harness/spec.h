@@ -36,6 +36,13 @@ std::vector<double> parse_assignments(const Problem &problem, const std::string 
 void add_tests(Problem &problem, const std::vector<std::vector<double>> &scalar_lists,
                const FillFn &fill = {}, const std::string &suffix = "");
 
+// Marks the kit cases with these labels full scale only: KIT_TEST_SCALE=small, the sanitizer's
+// scale, skips them although they are within its element cap, because their work outgrows their
+// size (all pairs of N points, a BFS level per step of a long path) beyond what racecheck and
+// synccheck finish within a run's bound. Smaller cases of the same kernel paths stay at that
+// scale. Throws std::logic_error for a label that no kit case of the problem has.
+void run_only_at_full_scale(Problem &problem, const std::vector<std::string> &labels);
+
 // Element count of an array parameter sized by one scalar, or by a product of two.
 CountFn count_of(const char *scalar);
 CountFn count_of(const char *a, const char *b);

@@ -115,6 +115,8 @@ const Problem &kmeans_clustering_problem() {
     add_tests(p, {{17, 4, 1}, {1025, 6, 3}, {10000, 5, 30}, {60000, 7, 5}}, fill_ties, ",ties");
     add_tests(p, {{10, 5, 3}, {10000, 12, 10}, {100000, 6, 5}}, fill_far_centroids,
               ",empty-clusters");
+    // 2 x 10^8 distances per call; the grid path with k = 1000 runs at 300 samples as well.
+    run_only_at_full_scale(p, {"sample_size=100003,k=1000,max_iterations=2"});
     // The official challenge, from the facts of its challenge.py: the tolerance it states, its
     // example, its functional cases in order and the case it times.
     JudgeCases &j = p.judge;

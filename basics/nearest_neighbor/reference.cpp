@@ -118,6 +118,8 @@ const Problem &nearest_neighbor_problem() {
     add_tests(p, {{10000}}, fill_with(p, {lattice(40)}), ",lattice 40");
     // Small coordinates, where the squares and their sums round at other magnitudes.
     add_tests(p, {{5000}}, fill_with(p, {uniform(-0.001, 0.001)}), ",U(-0.001, 0.001)");
+    // 10^10 distances per call; the same kernels run every size up to 10,000 at the small scale.
+    run_only_at_full_scale(p, {"N=100000"});
     // The official challenge, from the facts of its challenge.py: the tolerance it states, its
     // example, its functional cases in order and the case it times.
     JudgeCases &j = p.judge;

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <limits>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 namespace kit::basics {
@@ -87,6 +88,26 @@ TEST(Problems, EveryRecipeIsValidAndUniquelyLabelled) {
       EXPECT_TRUE(labels.insert(r->label).second) << p->name << ": two cases named " << r->label;
     }
   }
+}
+
+TEST(Problems, FullScaleOnlyCasesAreNamedAndLeaveSmallerOnes) {
+  Problem nearest = *find_problem("nearest_neighbor");
+  EXPECT_THROW(run_only_at_full_scale(nearest, {"N=123457"}), std::logic_error);
+  std::set<std::string> marked;
+  for (const Problem *p : all_problems()) {
+    std::size_t at_small_scale = 0;
+    for (const Recipe &r : p->tests) {
+      if (r.full_scale_only)
+        marked.insert(p->name + " " + r.label);
+      else
+        ++at_small_scale;
+    }
+    EXPECT_GT(at_small_scale, p->tests.size() / 2) << p->name;
+  }
+  // The four whose work outgrows their size (docs/TESTING.md names them).
+  EXPECT_EQ(marked.size(), 4u);
+  EXPECT_EQ(marked.count("nearest_neighbor N=100000"), 1u);
+  EXPECT_EQ(marked.count("kmeans_clustering sample_size=100003,k=1000,max_iterations=2"), 1u);
 }
 
 TEST(Problems, TestSuitesCoverTheAwkwardSizes) {

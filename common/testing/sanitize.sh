@@ -2,7 +2,8 @@
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over every GPU test binary of a
 # CUDA build and over the three contest programs' forced GPU paths at moderate sizes; one verdict
 # line per tool and binary, then a total. The GPU tests run at KIT_TEST_SCALE=small (their sizes
-# capped so that the slowest tool finishes in minutes).
+# capped, and the few cases whose work outgrows their size left out: docs/TESTING.md). A test's
+# cases together can outlast one run's bound under racecheck: SANITIZE_SHARDS splits it.
 #
 #   common/testing/sanitize.sh BUILD_DIR [tool ...]     (default: all four tools)
 #
