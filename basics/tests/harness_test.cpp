@@ -108,6 +108,12 @@ TEST(Problems, FullScaleOnlyCasesAreNamedAndLeaveSmallerOnes) {
   EXPECT_EQ(marked.size(), 4u);
   EXPECT_EQ(marked.count("nearest_neighbor N=100000"), 1u);
   EXPECT_EQ(marked.count("kmeans_clustering sample_size=100003,k=1000,max_iterations=2"), 1u);
+  EXPECT_EQ(marked.count("bfs_shortest_path rows=500,cols=500,start_row=0,start_col=0,end_row=499,"
+                         "end_col=499,open"),
+            1u);
+  EXPECT_EQ(marked.count("bfs_shortest_path rows=201,cols=301,start_row=0,start_col=0,end_row=200,"
+                         "end_col=0,serpentine"),
+            1u);
 }
 
 TEST(Problems, TestSuitesCoverTheAwkwardSizes) {
