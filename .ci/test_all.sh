@@ -2,11 +2,13 @@
 # The whole test suite, from a fresh clone:
 #   1. installs missing Debian packages when run as root (apt-get update once, then install);
 #   2. builds the CPU backend and runs every CTest test (host, CPU programs, fuzz);
-#   3. builds the CUDA backend (sm_90 + sm_100), the CUDA backend as the MI100 persona (sm_90) and
-#      the HIP backend (gfx908) and runs their `gpu` tests, which SKIP on a machine without a GPU
-#      (compile and link only) and run for real on one;
+#   3. builds the CUDA backend (sm_90 + sm_100; the basics kernels for sm_90 only, as the export
+#      check compiles every LeetGPU file for both), the CUDA backend as the MI100 persona (sm_90)
+#      and the HIP backend (gfx908) and runs their `gpu` tests, which SKIP on a machine without a
+#      GPU (compile and link only) and run for real on one;
 #      checks that no kernel (contest or LeetGPU) spills registers on gfx908
-#      (<problem>/tests/hip_resource_usage.sh, basics/tests/hip_resource_usage.sh);
+#      (<problem>/tests/hip_resource_usage.sh, basics/tests/hip_resource_usage.sh), reading the
+#      compiler's resource-usage remarks that the HIP build itself recorded;
 #   4. checks that every repository path named in Markdown and in code comments exists
 #      (.ci/check_paths.sh);
 #   5. creates a LeetGPU and a contest problem with tools/new_problem.py in a scratch copy, builds
@@ -14,21 +16,26 @@
 #      (.ci/check_scaffold.sh);
 #   6. runs the SLURM end-to-end test of self_test_and_submit.sbatch and builds the exported
 #      submission folders with their own Makefiles.
-# It ends with one line per stage: PASS or FAIL, its time, and what it counted (CTest's passed,
-# failed and skipped tests; "compiled and linked" when a GPU stage skipped every test for want of
-# a GPU). A stage whose script is missing fails.
-# Usage: bash .ci/test_all.sh   (as root on a fresh Debian 12 machine; JOBS=N to set parallelism)
+# Steps 4-6 run beside step 3 (two lanes of stages, each stage's own parallelism inside), so that
+# the cores stay busy while a stage configures, links or waits. One compiler cache serves the
+# run's builds (ccache, empty at the start, removed at the end): the host C++ that every build
+# compiles alike (the basics harness, the I/O and program libraries, verify, gen) is compiled once.
+# Each stage's output is printed whole when it ends. The run ends with one line per stage: PASS or
+# FAIL, its time, and what it counted (CTest's passed, failed and skipped tests; "compiled and
+# linked" when a GPU stage skipped every test for want of a GPU), then where the build time went
+# (tools/build_times.py). A stage whose script is missing fails.
+# Usage: bash .ci/test_all.sh   (as root on a fresh Debian 12 machine; JOBS=N to set parallelism,
+# LANES=1 to run the stages one after another, CCACHE=0 to build without the cache)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 jobs=${JOBS:-$(nproc)}
 export CTEST_PARALLEL_LEVEL=${CTEST_PARALLEL_LEVEL:-$jobs}
 export CMAKE_BUILD_PARALLEL_LEVEL=$jobs
+lanes=${LANES:-2}
 logs=$(mktemp -d /tmp/kit-test-all.XXXXXX) || exit 1
 trap 'rm -rf "$logs"' EXIT
-
-failed=0
-summary=()
+run_start=$SECONDS
 
 # ctest_counts LOG: "P passed, F failed, S skipped" of every CTest run in LOG ("" when none ran).
 ctest_counts() {
@@ -59,31 +66,39 @@ stage_note() {
   fi
 }
 
-stage() { # stage NAME COMMAND...: run one stage, keep going on failure, time it, count its tests
-  local name=$1
-  shift
-  local log="$logs/stage_${#summary[@]}.log" start=$SECONDS verdict=PASS
-  echo
-  echo "=== ${name}"
-  "$@" 2>&1 | tee "$log"
-  [ "${PIPESTATUS[0]}" -eq 0 ] || { verdict=FAIL; failed=$((failed + 1)); }
-  echo "=== ${name}: ${verdict} ($((SECONDS - start)) s)"
-  summary+=("$(printf '%s  %s (%d s): %s' "$verdict" "$name" "$((SECONDS - start))" \
-    "$(stage_note "$log")")")
+# stage INDEX NAME COMMAND...: runs one stage, keeps going on failure, times it, counts its
+# tests; its output is printed whole when it ends (stages of two lanes would interleave), its
+# summary line goes to $logs/result_INDEX.
+stage() {
+  local index=$1 name=$2
+  shift 2
+  local log="$logs/stage_$index.log" start=$SECONDS verdict=PASS
+  echo "=== started: ${name}"
+  "$@" >"$log" 2>&1 </dev/null || verdict=FAIL
+  local seconds=$((SECONDS - start))
+  {
+    flock 9
+    echo
+    echo "=== ${name}"
+    cat "$log"
+    echo "=== ${name}: ${verdict} (${seconds} s)"
+  } 9>"$logs/print.lock"
+  printf '%s  %s (%d s): %s\n' "$verdict" "$name" "$seconds" "$(stage_note "$log")" \
+    >"$logs/result_$index"
 }
 
-script_stage() { # script_stage SCRIPT: a stage running a script, which must exist
-  if [ -f "$1" ]; then
-    stage "$1" bash "$1"
+script_stage() { # script_stage INDEX SCRIPT: a stage running a script, which must exist
+  if [ -f "$2" ]; then
+    stage "$1" "$2" bash "$2"
   else
-    stage "$1" sh -c "echo 'test_all: $1 is missing'; exit 1"
+    stage "$1" "$2" sh -c "echo 'test_all: $2 is missing'; exit 1"
   fi
 }
 
 install_packages() {
   local wanted=(cmake ninja-build g++ clang libclang-rt-14-dev libgtest-dev python3
                 hipcc libamdhip64-dev rocm-device-libs libamd-comgr-dev libhsa-runtime-dev
-                slurm-wlm munge time unifdef)
+                slurm-wlm munge time unifdef ccache)
   local missing=()
   for p in "${wanted[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -102,6 +117,18 @@ install_packages() {
     echo "installed ${#missing[@]} packages"
 }
 
+# The run's compiler cache (C and C++ only; nvcc and the HIP compiler are not cached): CMake
+# reads the launcher from the environment at each configure, the scripts' builds included.
+use_compiler_cache() {
+  if [ "${CCACHE:-1}" = 0 ] || ! command -v ccache >/dev/null; then
+    echo "test_all: no compiler cache (CCACHE=0 or ccache missing): each build compiles all"
+    return
+  fi
+  export CCACHE_DIR=$logs/ccache CCACHE_MAXSIZE=4G CCACHE_NOCOMPRESS=1
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+  ccache --zero-stats >/dev/null
+}
+
 find_nvcc() {
   command -v nvcc 2>/dev/null || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; }
 }
@@ -114,7 +141,7 @@ cuda_backend() {
   local nvcc
   nvcc=$(find_nvcc) || { echo "nvcc not found"; return 1; }
   cmake -S . -B build/ci-cuda -G Ninja -DGPU_BACKEND=CUDA -DGPU_ARCH="90;100" \
-    -DCMAKE_CUDA_COMPILER="$nvcc" &&
+    -DKIT_BASICS_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER="$nvcc" &&
     cmake --build build/ci-cuda && { build/ci-cuda/bin/gpu_info || true; } &&
     ctest --test-dir build/ci-cuda -L "gpu|judge" --output-on-failure
 }
@@ -134,29 +161,71 @@ persona_build() {
 contest_problems() { awk '!/^#/ && NF { print $1 }' contest_problems.txt; }
 
 hip_backend() {
-  cmake -S . -B build/ci-hip -G Ninja -DGPU_BACKEND=HIP -DGPU_ARCH=gfx908 &&
+  cmake -S . -B build/ci-hip -G Ninja -DGPU_BACKEND=HIP -DGPU_ARCH=gfx908 \
+    -DKIT_HIP_RESOURCE_USAGE=ON &&
     cmake --build build/ci-hip && { build/ci-hip/bin/gpu_info || true; } &&
     ctest --test-dir build/ci-hip -L "gpu|judge" --output-on-failure || return 1
-  # No kernel may spill registers on MI100 (each script prints its table).
+  # No kernel may spill registers on MI100 (each script prints its table), as the build compiled
+  # them: the remarks its compiles recorded (KIT_HIP_RESOURCE_USAGE).
   local p
   for p in $(contest_problems) basics; do
     [ -f "$p/tests/hip_resource_usage.sh" ] || continue # a problem without a kernel yet
-    bash "$p/tests/hip_resource_usage.sh" || return 1
+    BUILD_DIR=build/ci-hip bash "$p/tests/hip_resource_usage.sh" || return 1
   done
 }
 
-stage "Debian packages" install_packages
-stage "CPU backend: build and all tests" cpu_backend
-stage "CUDA backend (sm_90, sm_100): build, gpu tests" cuda_backend
-stage "CUDA as the MI100 persona (sm_90, KIT_PERSONA=gfx908): build, gpu tests" persona_build
-stage "HIP backend (gfx908): build, gpu tests" hip_backend
-script_stage .ci/check_paths.sh
-script_stage .ci/check_scaffold.sh
-script_stage .ci/slurm_e2e.sh
-script_stage .ci/check_exports.sh
+# The stages that compile the GPU backends, and the others; with LANES=2 the two lists run side
+# by side after the CPU stage (which fills the compiler cache first).
+gpu_stages() {
+  stage 2 "CUDA backend (sm_90, sm_100): build, gpu tests" cuda_backend
+  stage 3 "CUDA as the MI100 persona (sm_90, KIT_PERSONA=gfx908): build, gpu tests" persona_build
+  stage 4 "HIP backend (gfx908): build, gpu tests" hip_backend
+}
+other_stages() {
+  # The SLURM job's bound: its build shares the cores with the other lane.
+  export JOB_TIMEOUT_S=${JOB_TIMEOUT_S:-480}
+  script_stage 5 .ci/check_paths.sh
+  script_stage 6 .ci/check_scaffold.sh
+  script_stage 7 .ci/slurm_e2e.sh
+  script_stage 8 .ci/check_exports.sh
+}
+
+stage 0 "Debian packages" install_packages
+use_compiler_cache
+stage 1 "CPU backend: build and all tests" cpu_backend
+if [ "$lanes" -ge 2 ]; then
+  gpu_stages &
+  other_stages &
+  wait
+else
+  gpu_stages
+  other_stages
+fi
 
 echo
-echo "=== summary"
-printf '%s\n' "${summary[@]}"
-echo "test_all: $((${#summary[@]} - failed)) passed, ${failed} failed"
+echo "=== where the build time went (tools/build_times.py)"
+for dir in build/cpu build/ci-cuda build/ci-persona build/ci-hip; do
+  [ -f "$dir/.ninja_log" ] && python3 tools/build_times.py "$dir" --top 8
+done
+if [ -n "${CCACHE_DIR:-}" ]; then
+  echo
+  echo "compiler cache: $(ccache --print-stats | awk -F'\t' '
+    $1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { hits += $2 }
+    $1 == "cache_miss" { misses = $2 }
+    END { printf "%d hits, %d misses", hits, misses }')"
+fi
+
+echo
+echo "=== summary ($((SECONDS - run_start)) s)"
+failed=0
+for index in 0 1 2 3 4 5 6 7 8; do
+  if [ -f "$logs/result_$index" ]; then
+    cat "$logs/result_$index"
+    grep -q '^PASS' "$logs/result_$index" || failed=$((failed + 1))
+  else
+    echo "FAIL  stage $index: no result"
+    failed=$((failed + 1))
+  fi
+done
+echo "test_all: $((9 - failed)) passed, ${failed} failed"
 [ "$failed" -eq 0 ]

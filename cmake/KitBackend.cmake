@@ -109,6 +109,14 @@ elseif(KIT_BACKEND STREQUAL "HIP")
     endif()
   endif()
   set(CMAKE_HIP_ARCHITECTURES "${GPU_ARCH}")
+  # Each HIP compile also writes its kernels' registers, spills and scratch beside its object
+  # (cmake/hip_resource_remarks.sh), which the spill checks then read from the build
+  # (BUILD_DIR=<build> <problem>/tests/hip_resource_usage.sh) instead of compiling again.
+  option(KIT_HIP_RESOURCE_USAGE "HIP builds: record every kernel's resource usage beside its object"
+         OFF)
+  if(KIT_HIP_RESOURCE_USAGE)
+    set(CMAKE_HIP_COMPILER_LAUNCHER ${CMAKE_CURRENT_LIST_DIR}/hip_resource_remarks.sh)
+  endif()
   include(${CMAKE_CURRENT_LIST_DIR}/KitHipToolchain.cmake)
   enable_language(HIP)
   set(CMAKE_HIP_STANDARD 17)

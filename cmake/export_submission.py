@@ -229,7 +229,8 @@ class Backend:
 
 
 # A LeetGPU file is compiled by nvcc alone: the kit's CUDA branch, no HIP compiler macro, no MI100
-# persona (a CUDA build option for testing the wave64 paths). `hip` as the start of a word, so that
+# persona (a CUDA build option for testing the wave64 paths), no kit::instances library (the file
+# instantiates every template it calls). `hip` as the start of a word, so that
 # HIP, hipcc and __HIPCC__ count and "chip" or "ship" do not.
 CUDA_BACKEND = Backend(
     "CUDA",
@@ -237,16 +238,18 @@ CUDA_BACKEND = Backend(
     # __CUDACC__: nvcc compiles the whole .cu file, host and device passes alike.
     defined={"KIT_CUDA": "1", "KIT_DPP": "0", "__CUDACC__": "1"},
     undefined=("KIT_HIP", "KIT_BACKEND_HIP", "__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__",
-               "KIT_PERSONA_GFX908"),
+               "KIT_PERSONA_GFX908", "KIT_SHARED_INSTANCES"),
     removed_talk=r"(?<![a-z])hip|persona",
 )
 # A contest folder is compiled by hipcc with KIT_BACKEND_HIP defined at the top of every unit
-# (definitions_block): the kit's HIP branch, never another backend's or the persona's. The code is
+# (definitions_block): the kit's HIP branch, never another backend's or the persona's, and no
+# kit::instances library. The code is
 # written in CUDA spelling on both backends, so CUDA is no removed branch's word here.
 HIP_BACKEND = Backend(
     "HIP",
     defined={"KIT_HIP": "1", "KIT_BACKEND_HIP": "1"},
-    undefined=("KIT_CUDA", "KIT_BACKEND_CUDA", "KIT_BACKEND_CPU", "KIT_PERSONA_GFX908"),
+    undefined=("KIT_CUDA", "KIT_BACKEND_CUDA", "KIT_BACKEND_CPU", "KIT_PERSONA_GFX908",
+               "KIT_SHARED_INSTANCES"),
     removed_talk=r"persona",
 )
 
@@ -642,11 +645,12 @@ def git_revision(root, files):
 
 def definitions_block(definitions):
     """#define lines for the program's compile definitions, as the CMake build passes them,
-    with the backend pinned to HIP (the contest's) and without a testing persona."""
+    with the backend pinned to HIP (the contest's), without a testing persona and without the
+    shared instantiations (a folder links no kit::instances)."""
     lines = ["#define KIT_BACKEND_HIP 1"]
     for d in definitions:
         name, _, value = d.partition("=")
-        if name.startswith(("KIT_BACKEND_", "KIT_PERSONA_")) or "$<" in d:
+        if name.startswith(("KIT_BACKEND_", "KIT_PERSONA_", "KIT_SHARED_INSTANCES")) or "$<" in d:
             continue
         lines.append(f"#define {name} {value if value else 1}")
     return lines

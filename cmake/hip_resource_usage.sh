@@ -11,6 +11,10 @@
 # defaults to gfx908 (MI100); HIPCC=<compiler> picks another hipcc. Kernel names are
 # demangled, then passed through SED_SCRIPT (sed -E) to shorten them. Each problem's
 # hip_resource_usage.sh names its sources and its shortening.
+#
+# BUILD_DIR=<HIP build>: nothing is compiled; the remarks are those the build's own compiles wrote
+# (configured with -DKIT_HIP_RESOURCE_USAGE=ON, cmake/hip_resource_remarks.sh), with the build's
+# flags and architectures (-a is then ignored). Every SOURCE must have been compiled there.
 set -euo pipefail
 arch=gfx908
 shorten=''
@@ -32,17 +36,39 @@ remarks="$(mktemp)"
 table="$(mktemp)"
 trap 'rm -f "$remarks" "$table"' EXIT
 
-for source in "$@"; do
-  # A source in a problem's bench/ or tests/ folder includes the problem's own headers too.
-  folder=$(dirname "$source")
-  if ! "$hipcc" -std=c++17 -O3 --offload-arch="$arch" -x hip -I "$root/common" \
-    -I "$root/$folder" -I "$root/$(dirname "$folder")" -c "$root/$source" -o /dev/null \
-    -Rpass-analysis=kernel-resource-usage 2>>"$remarks"; then
-    grep -E "error" "$remarks" | head -n 20 >&2
-    echo "hip_resource_usage: $source does not compile for $arch" >&2
+if [ -n "${BUILD_DIR:-}" ]; then
+  if [ ! -d "$BUILD_DIR" ]; then
+    echo "hip_resource_usage: BUILD_DIR=$BUILD_DIR: no such folder" >&2
     exit 2
   fi
-done
+  arch=$(sed -n 's/^GPU_ARCH:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")
+  # "<source> <record>" for every record the build wrote (CMake names sources by absolute path).
+  index=$(find "$BUILD_DIR" -name '*.resource-usage' \
+    -exec awk 'FNR == 1 { print substr($0, 9), FILENAME }' {} +)
+  root_real=$(realpath "$root")
+  for source in "$@"; do
+    records=$(awk -v a="$root/$source" -v b="$root_real/$source" '$1 == a || $1 == b { print $2 }' \
+      <<<"$index")
+    if [ -z "$records" ]; then
+      echo "hip_resource_usage: $source: no resource-usage record in $BUILD_DIR (configure it" \
+        "with -DKIT_HIP_RESOURCE_USAGE=ON and build it)" >&2
+      exit 2
+    fi
+    while IFS= read -r record; do tail -n +2 "$record" >>"$remarks"; done <<<"$records"
+  done
+else
+  for source in "$@"; do
+    # A source in a problem's bench/ or tests/ folder includes the problem's own headers too.
+    folder=$(dirname "$source")
+    if ! "$hipcc" -std=c++17 -O3 --offload-arch="$arch" -x hip -I "$root/common" \
+      -I "$root/$folder" -I "$root/$(dirname "$folder")" -c "$root/$source" -o /dev/null \
+      -Rpass-analysis=kernel-resource-usage 2>>"$remarks"; then
+      grep -E "error" "$remarks" | head -n 20 >&2
+      echo "hip_resource_usage: $source does not compile for $arch" >&2
+      exit 2
+    fi
+  done
+fi
 
 # One line per kernel (first occurrence): VGPRs AGPRs SGPRs waves VGPR-spill SGPR-spill scratch
 # LDS mangled-name. The exit status says whether any kernel spills.

@@ -816,4 +816,14 @@ void attention(const Shape &shape, const Layout &layout, const Score &score,
   attention_with_plan(shape, layout, score, choose_plan(shape, score), stream);
 }
 
+#if defined(KIT_SHARED_INSTANCES)
+// Compiled once per build, in kit::instances (common/instances/flash_attention.cu), which defines
+// this macro for the targets that link it; a file compiled alone instantiates it where it is
+// called.
+extern template void attention_with_plan<StridedLayout, Scores<>>(const Shape &,
+                                                                  const StridedLayout &,
+                                                                  const Scores<> &, const Plan &,
+                                                                  cudaStream_t);
+#endif
+
 } // namespace kit::flash
