@@ -18,7 +18,11 @@ cd "$(dirname "$0")/.." || exit 2
 jobs=${JOBS:-$(nproc)}
 leetgpu=scaffold_check_leetgpu
 contest=scaffold_check_contest
-scratch=$(mktemp -d /tmp/kit-scaffold.XXXXXX) || exit 2
+# The copy lives in the repository's build/ (git-ignored) and builds in build/cpu as the CPU preset
+# does: the same sources at the same relative paths, so that a compiler cache whose base_dir is the
+# repository (.ci/test_all.sh) finds what the CPU stage compiled.
+mkdir -p build || exit 2
+scratch=$(mktemp -d "$PWD/build/kit-scaffold.XXXXXX") || exit 2
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$scratch"' EXIT
 failures=0
 fail() {
@@ -68,11 +72,11 @@ python3 .ci/check_paths.py >"$logs/check_paths.log" 2>&1 ||
 
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-cmake -S . -B build "${generator[@]}" -DGPU_BACKEND=CPU >"$logs/configure.log" 2>&1 ||
+cmake -S . -B build/cpu "${generator[@]}" -DGPU_BACKEND=CPU >"$logs/configure.log" 2>&1 ||
   { tail -n 20 "$logs/configure.log"; echo "FAIL: configure"; exit 1; }
 grep -q "GoogleTest found" "$logs/configure.log" ||
   { echo "FAIL: the host tests need GoogleTest"; exit 1; }
-cmake --build build -j "$jobs" --target basics_harness_test basics_gen basics_compare "$contest" \
+cmake --build build/cpu -j "$jobs" --target basics_harness_test basics_gen basics_compare "$contest" \
   "${contest}_reference_test" >"$logs/build.log" 2>&1 ||
   { tail -n 30 "$logs/build.log"; echo "FAIL: the new problems do not build"; exit 1; }
 
@@ -83,7 +87,7 @@ declare -A stub_of=(
   [${contest}_reference_test]="not implemented: $contest/reference.cpp"
   [${contest}_accepts_hand_checked]="not implemented: $contest/reference.cpp"
 )
-ctest --test-dir build -R "^(basics_harness_test|basics_gen_$leetgpu|${contest}_.*)\$" \
+ctest --test-dir build/cpu -R "^(basics_harness_test|basics_gen_$leetgpu|${contest}_.*)\$" \
   >"$logs/ctest.log" 2>&1
 ran=$(grep -c ' Test  *#[0-9]*: ' "$logs/ctest.log")
 failed=$(sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) (.*$/\1/p' "$logs/ctest.log" | sort)
@@ -91,13 +95,13 @@ expected=$(printf '%s\n' "${!stub_of[@]}" | sort)
 [ "$failed" = "$expected" ] ||
   fail "expected exactly these tests to fail: $(echo $expected); failed: $(echo $failed)"
 for test in "${!stub_of[@]}"; do
-  ctest --test-dir build -R "^$test\$" --output-on-failure >"$logs/one_$test.log" 2>&1
+  ctest --test-dir build/cpu -R "^$test\$" --output-on-failure >"$logs/one_$test.log" 2>&1
   grep -qF "${stub_of[$test]}" "$logs/one_$test.log" ||
     fail "$test does not fail with '${stub_of[$test]}': $(tail -n 5 "$logs/one_$test.log")"
 done
 
 # Every failure inside the harness test is the new problem's stub: no other problem broke.
-build/bin/basics_harness_test --gtest_output=json:"$logs/harness.json" >/dev/null 2>&1
+build/cpu/bin/basics_harness_test --gtest_output=json:"$logs/harness.json" >/dev/null 2>&1
 if ! python3 - "$leetgpu" "$logs/harness.json" <<'EOF'; then
 import json, sys
 name, path = sys.argv[1], sys.argv[2]

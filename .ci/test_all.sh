@@ -124,7 +124,9 @@ use_compiler_cache() {
     echo "test_all: no compiler cache (CCACHE=0 or ccache missing): each build compiles all"
     return
   fi
-  export CCACHE_DIR=$logs/ccache CCACHE_MAXSIZE=4G CCACHE_NOCOMPRESS=1
+  # base_dir: paths relative to the build folder, so that the scaffold's copy of the repository
+  # (under build/, .ci/check_scaffold.sh) finds what the CPU stage compiled.
+  export CCACHE_DIR=$logs/ccache CCACHE_BASEDIR=$root CCACHE_MAXSIZE=4G CCACHE_NOCOMPRESS=1
   export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
   ccache --zero-stats >/dev/null
 }

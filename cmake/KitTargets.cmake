@@ -12,6 +12,9 @@
 #       HOST_SOURCES as C++, for a test whose GPU code is all in its LIBRARIES (a host main is
 #       several times cheaper to compile as C++, once per test). It exits 77 to SKIP when no GPU
 #       is present (kit::test::begin_gpu_test()).
+#   kit_add_benchmark(<name> SOURCES ... [LIBRARIES ...])
+#       A benchmark (not a test) in <build>/bin, built by GPU backends, SOURCES compiled as CUDA or
+#       HIP. Not under the MI100 persona, where what it would time is the NVIDIA GPU.
 #   kit_add_host_test(<name> SOURCES ... [LIBRARIES ...])
 #       A host unit test on GoogleTest, built when GoogleTest is found (label `host`).
 #   kit_gpu_sources(<files...>)
@@ -62,9 +65,12 @@ function(kit_add_program name)
   target_link_libraries(${name} PRIVATE ${libraries})
 endfunction()
 
-# COOPERATIVE_FALLBACK: the code under test launches cooperatively; a second test,
-# <name>_cooperative_refused, runs the same binary with KIT_FAIL_COOPERATIVE_LAUNCH=1, so that every
-# cooperative launch reports failure and the non-cooperative fallbacks must give the same answers.
+# COOPERATIVE_FALLBACK: the code under test launches cooperatively; two more tests run the same
+# binary with every cooperative launch failing (gpu/launch.h): <name>_cooperative_refused with
+# KIT_FAIL_COOPERATIVE_LAUNCH=1 (the runtime refuses each launch), <name>_cooperative_silent with
+# KIT_FAIL_COOPERATIVE_LAUNCH=silent (each launch reports success and never runs, as on an older
+# ROCm runtime: the start-up probe must see it). The non-cooperative fallbacks must give the same
+# answers.
 function(kit_add_gpu_test name)
   cmake_parse_arguments(T "COOPERATIVE_FALLBACK" "TIMEOUT" "SOURCES;HOST_SOURCES;LIBRARIES;ARGS"
                         ${ARGN})
@@ -80,11 +86,26 @@ function(kit_add_gpu_test name)
   endif()
   set_tests_properties(${name} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT ${T_TIMEOUT})
   if(T_COOPERATIVE_FALLBACK)
-    add_test(NAME ${name}_cooperative_refused COMMAND ${name} ${T_ARGS})
-    set_tests_properties(${name}_cooperative_refused PROPERTIES
-      LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT ${T_TIMEOUT}
-      ENVIRONMENT KIT_FAIL_COOPERATIVE_LAUNCH=1)
+    foreach(fault refused:1 silent:silent)
+      string(REPLACE ":" ";" fault "${fault}")
+      list(GET fault 0 how)
+      list(GET fault 1 value)
+      add_test(NAME ${name}_cooperative_${how} COMMAND ${name} ${T_ARGS})
+      set_tests_properties(${name}_cooperative_${how} PROPERTIES
+        LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT ${T_TIMEOUT}
+        ENVIRONMENT KIT_FAIL_COOPERATIVE_LAUNCH=${value})
+    endforeach()
   endif()
+endfunction()
+
+function(kit_add_benchmark name)
+  cmake_parse_arguments(B "" "" "SOURCES;LIBRARIES" ${ARGN})
+  if(NOT KIT_GPU OR KIT_PERSONA)
+    return()
+  endif()
+  kit_gpu_sources(${B_SOURCES})
+  add_executable(${name} ${B_SOURCES})
+  target_link_libraries(${name} PRIVATE kit::common ${B_LIBRARIES})
 endfunction()
 
 function(kit_add_host_test name)
