@@ -612,16 +612,15 @@ def single_copy_guards(text):
 
 
 def find_unifdef(mode):
-    """The unifdef executable for `--backend-pass` mode (auto: when installed), or None."""
+    """The unifdef executable for `--backend-pass` mode (auto: when installed), or None. In auto
+    mode without it, main() says so once the export is written (a failed export says only why
+    it failed, in one line)."""
     if mode == "off":
         return None
     path = shutil.which("unifdef")
     if path is None and mode == "on":
         raise ExportError("unifdef not found (Debian: apt-get install unifdef); "
                           "--backend-pass off exports every backend branch")
-    if path is None:
-        print("export_submission: unifdef not found: the exported files keep every backend "
-              "branch (install unifdef for lean files)", file=sys.stderr)
     return path
 
 
@@ -884,6 +883,9 @@ def main(argv):
                     print(f"leetgpu: {name} -> {path}")
                     exported += 1
         print(f"exported {exported} solution(s) to {out_dir}")
+        if unifdef is None and args.backend_pass == "auto":
+            print("export_submission: unifdef not found: the exported files keep every backend "
+                  "branch (install unifdef for lean files)", file=sys.stderr)
     except ExportError as e:
         print(f"export_submission: {e}", file=sys.stderr)
         return 2

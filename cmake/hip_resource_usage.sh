@@ -4,7 +4,14 @@
 # kernel spills registers or uses scratch memory: in the kit's kernels, which keep their working
 # set in registers on purpose, scratch traffic would cost more than the work itself.
 #
-#   cmake/hip_resource_usage.sh [-a ARCH] [-n SED_SCRIPT] SOURCE...
+#   cmake/hip_resource_usage.sh [-a ARCH] [-n SED_SCRIPT] [-c REGEX] SOURCE...
+#
+# -c REGEX names the kernels that are launched cooperatively (a grid barrier or a wait on other
+# blocks, sized by kit::gpu::resident_blocks): the check also fails one whose SGPRs, with the 16
+# the trap handler adds, leave fewer waves per SIMD than its VGPRs do. resident_blocks() cannot see
+# SGPRs at run time (gpu/amd_occupancy.h), so such a kernel's grid could hold blocks that never
+# start. The arithmetic is gfx908's: 8 waves per SIMD as the runtime fills them, 256 VGPRs per
+# lane in granules of 4, 800 SGPRs per SIMD in granules of 16 (REGEX matches the demangled name).
 #
 # SOURCE paths are relative to the repository root and compiled with -I common, -I their own
 # folder and -I its parent (a problem's bench/ sources include the problem's headers). ARCH
@@ -18,16 +25,18 @@
 set -euo pipefail
 arch=gfx908
 shorten=''
-while getopts "a:n:" option; do
+cooperative=''
+while getopts "a:n:c:" option; do
   case $option in
   a) arch=$OPTARG ;;
   n) shorten=$OPTARG ;;
+  c) cooperative=$OPTARG ;;
   *) exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 if [[ $# -eq 0 ]]; then
-  echo "usage: $0 [-a ARCH] [-n SED_SCRIPT] SOURCE..." >&2
+  echo "usage: $0 [-a ARCH] [-n SED_SCRIPT] [-c REGEX] SOURCE..." >&2
   exit 2
 fi
 hipcc="${HIPCC:-hipcc}"
@@ -103,13 +112,39 @@ fi
 echo "$arch resource usage (LDS: static shared memory only; dynamic shared memory comes on top)"
 format='%-6s %-6s %-6s %-10s %-9s %-9s %-8s %-6s %s\n'
 printf "$format" VGPRs AGPRs SGPRs waves/SIMD VGPRspill SGPRspill scratch LDS kernel
+sgpr_bound=()
+cooperative_count=0
 while read -r vgpr agpr sgpr waves vspill sspill scratch lds name; do
-  short="$(echo "$name" | c++filt | sed -E 's/\(anonymous namespace\):://g; s/^void //;
+  demangled="$(echo "$name" | c++filt)"
+  short="$(echo "$demangled" | sed -E 's/\(anonymous namespace\):://g; s/^void //;
     s/\([^()]*\)$//' | sed -E "$shorten")"
   printf "$format" "$vgpr" "$agpr" "$sgpr" "$waves" "$vspill" "$sspill" "$scratch" "$lds" "$short"
+  if [[ -n $cooperative ]] && grep -qE "$cooperative" <<<"$demangled"; then
+    cooperative_count=$((cooperative_count + 1))
+    by_vgprs=$((vgpr > 0 ? 256 / ((vgpr + 3) / 4 * 4) : 8))
+    by_sgprs=$((800 / ((sgpr + 16 + 15) / 16 * 16)))
+    ((by_vgprs > 8)) && by_vgprs=8
+    if ((by_sgprs < by_vgprs)); then
+      why="$sgpr SGPRs + 16 for the trap handler leave $by_sgprs waves per SIMD"
+      sgpr_bound+=("$short: $why, its $vgpr VGPRs $by_vgprs")
+    fi
+  fi
 done <"$table"
 if [[ $status -ne 0 ]]; then
   echo "FAIL: register spills or scratch use"
   exit 1
 fi
 echo "no spills"
+if [[ ${#sgpr_bound[@]} -gt 0 ]]; then
+  echo "FAIL: cooperative kernels whose SGPRs bound their residency below what resident_blocks()" \
+    "assumes:"
+  printf '  %s\n' "${sgpr_bound[@]}"
+  exit 1
+fi
+if [[ -n $cooperative ]]; then
+  if [[ $cooperative_count -eq 0 ]]; then
+    echo "FAIL: -c '$cooperative' names none of these kernels (renamed?)"
+    exit 1
+  fi
+  echo "$cooperative_count cooperative kernels, none bound by its SGPRs"
+fi

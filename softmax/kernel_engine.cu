@@ -238,7 +238,7 @@ Engine::Engine(const EngineOptions &options)
   normalize_grid_ = streaming_full_grid(plan.normalize, plan.stream_threads);
   // The single-kernel methods wait at a grid barrier: only where the device launches
   // cooperatively; elsewhere their capacities stay 0 and kAuto runs the two-pass method.
-  if (kit::gpu::cooperative_launch_supported()) {
+  if (kit::gpu::cooperative_launch_works()) {
     resident_grid_ = static_cast<unsigned>(std::max(
         0, kit::gpu::resident_blocks(plan.resident, static_cast<int>(plan.resident_threads))));
     narrow_ = size_onchip(plan.onchip.narrow, options.shared_bytes_limit);

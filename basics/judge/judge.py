@@ -21,6 +21,7 @@ Exit status: 0 when every case passes, 1 when one fails, 2 on bad usage or a com
 when there is no usable GPU.
 """
 import argparse
+import difflib
 import json
 import os
 import re
@@ -141,10 +142,44 @@ def run_bench(command, timeout):
         result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None, f"did not finish within {timeout:g} s"
+    except OSError as e:
+        return None, f"{command[0]} cannot run: {e.strerror}"
     numbers = bench_numbers(result.stdout)
     if "solve_ms" not in numbers:
         return None, f"exit status {result.returncode}: " + last_lines(result.stderr + result.stdout)
     return numbers, ""
+
+
+def problem_names(root):
+    """The basics problems, from their one list (basics/problems.txt)."""
+    names = []
+    try:
+        with open(os.path.join(root, "basics", "problems.txt")) as f:
+            for line in f:
+                fields = line.split()
+                if fields and not fields[0].startswith("#"):
+                    names.append(fields[0])
+    except OSError:
+        pass
+    return names
+
+
+def unknown_problem(name, root):
+    """The usage line for a problem name that is not in the list, with the names close to it."""
+    names = problem_names(root)
+    close = [n for n in names if n.startswith(name) or name.startswith(n)]
+    close += [n for n in difflib.get_close_matches(name, names, n=3, cutoff=0.6) if n not in close]
+    hint = f"; did you mean {' or '.join(close[:3])}?" if close else ""
+    return f"no problem named {name} (basics/problems.txt lists them){hint}"
+
+
+def kit_program(config, problem):
+    """(path, "") of the kit's own program for `problem`, or (None, why it cannot be timed)."""
+    path = os.path.join(config["programs"], problem)
+    if os.access(path, os.X_OK):
+        return path, ""
+    return None, (f"the kit's program {path} is not built (cmake --build <build> --target "
+                  f"basics_{problem})")
 
 
 def main():
@@ -161,8 +196,8 @@ def main():
                         help="only build the library (no GPU needed)")
     args = parser.parse_args()
     config = load_config(args.config)
-    if not os.path.isdir(os.path.join(config["root"], "basics", args.problem)):
-        fail_usage(f"no problem named {args.problem} (basics/problems.txt lists them)")
+    if args.problem not in problem_names(config["root"]):
+        fail_usage(unknown_problem(args.problem, config["root"]))
     if not os.path.isfile(args.solution):
         fail_usage(f"no such file: {args.solution}")
     solution = os.path.abspath(args.solution)
@@ -201,8 +236,11 @@ def main():
             bench_timeout = max(args.timeout, 600)
             mine, why = run_bench([config["judge_host"], args.problem, library, "--bench", "--seed",
                                    str(args.seed)], bench_timeout)
-            kit, kit_why = run_bench([os.path.join(config["programs"], args.problem), "--bench",
-                                      "--seed", str(args.seed)], bench_timeout)
+            program, kit_why = kit_program(config, args.problem)
+            kit = None
+            if program:
+                kit, kit_why = run_bench([program, "--bench", "--seed", str(args.seed)],
+                                         bench_timeout)
             print("time of the performance case (median; L2 flushed before each call):")
             if not mine:
                 print(f"  your solve: not timed: {why}")

@@ -16,5 +16,9 @@ done
 for instance in "$root"/common/instances/*.cu; do
   sources+=("common/instances/$(basename "$instance")")
 done
-exec "$root/cmake/hip_resource_usage.sh" -a "${1:-gfx908}" \
+# The kernels launched cooperatively (-c): the grid barriers of reduction, softmax and
+# rms_normalization, the scans' tiles in block order.
+cooperative='(^| |::)(sum_floats|softmax_kernel|rms_normalize)\(|kit::lookback::scan_tiles<'
+cooperative+='|kit::decoupled_lookback_scan_kernel<'
+exec "$root/cmake/hip_resource_usage.sh" -a "${1:-gfx908}" -c "$cooperative" \
   -n 's/kit::(elementwise|count):://; s/matmul::TileShape/TileShape/' "${sources[@]}"

@@ -4,7 +4,8 @@
 # remark's source line and caret) between two warnings, each with its own include stack. The
 # remarks must land in <object>.resource-usage and nothing else of them on stderr; the warnings
 # must pass through whole; the compiler's exit status must be kept; the spill check must read the
-# record, pass a kernel without spills and fail one with them.
+# record, pass a kernel without spills and fail one with them, and fail a cooperative kernel (-c)
+# whose SGPRs, with the trap handler's 16, leave fewer waves per SIMD than its VGPRs.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work=$(mktemp -d) || exit 1
@@ -20,14 +21,14 @@ check() { # check WHAT CONDITION...
 remark() { # remark LOCATION TEXT: one resource-usage remark line
   echo "$1: remark: $2 [-Rpass-analysis=kernel-resource-usage]"
 }
-kernel_block() { # kernel_block MANGLED VGPR_SPILL
+kernel_block() { # kernel_block MANGLED VGPR_SPILL [SGPRS]
   local at=/src/common/primitives/elementwise.h:118:1
   remark "$at" "Function Name: $1"
   if [ "$1" = _Z5firstPf ]; then
     echo "    unary_vec4(const T *__restrict__ in, T *__restrict__ out) {"
     echo "^"
   fi
-  remark "$at" "    SGPRs: 14"
+  remark "$at" "    SGPRs: ${3:-14}"
   remark "$at" "    VGPRs: 8"
   remark "$at" "    AGPRs: 0"
   remark "$at" "    ScratchSize [bytes/lane]: 0"
@@ -104,6 +105,23 @@ BUILD_DIR=$work/build bash "$root/cmake/hip_resource_usage.sh" basics/relu/kerne
   >"$work/table" 2>&1
 status=$?
 check "a spilling kernel fails the check" eval '[ $status -eq 1 ] && grep -q "^FAIL" "$work/table"'
+# Cooperative kernels: 14 SGPRs (30 with the trap handler's: 32 allocated, 25 waves, capped at 8)
+# pass beside 8 VGPRs (8 waves); 102 SGPRs (128 allocated: 6 waves) fail.
+{ kernel_block _Z5firstPf 0 14; kernel_block _Z6secondPf 0 102; } >"$work/messages"
+FAKE_MESSAGES=$work/messages FAKE_STATUS=0 bash "$root/cmake/hip_resource_remarks.sh" \
+  "$work/compiler" -o "$object" -c "$root/basics/relu/kernel.cu" 2>/dev/null
+BUILD_DIR=$work/build bash "$root/cmake/hip_resource_usage.sh" -c '^first' \
+  basics/relu/kernel.cu >"$work/table" 2>&1
+status=$?
+check "a cooperative kernel whose SGPRs leave its waves passes" \
+  eval '[ $status -eq 0 ] && grep -q "1 cooperative kernels, none bound by its SGPRs" "$work/table"'
+BUILD_DIR=$work/build bash "$root/cmake/hip_resource_usage.sh" -c 'first|second' \
+  basics/relu/kernel.cu >"$work/table" 2>&1
+status=$?
+check "a cooperative kernel bound by its SGPRs fails, named with its numbers" \
+  eval '[ $status -eq 1 ] && ! grep -q "  first:" "$work/table" &&
+    grep -q "second: 102 SGPRs + 16 for the trap handler leave 6 waves per SIMD, its 8 VGPRs 8" \
+      "$work/table"'
 BUILD_DIR=$work/build bash "$root/cmake/hip_resource_usage.sh" basics/sigmoid/kernel.cu \
   >"$work/table" 2>&1
 status=$?

@@ -11,8 +11,16 @@
 //   - launch_cooperative_or_single_block launches the same kernel as a grid of one block, which is
 //     co-resident with itself: correct for any kernel whose work does not depend on the grid size
 //     (grid-stride loops), slower but never a hang.
-// KIT_FAIL_COOPERATIVE_LAUNCH=1 makes every cooperative launch report failure, so that tests run
-// the fallbacks on any GPU.
+// An older runtime can do worse than fail: ROCm's runtime acquires the cooperative queue only when
+// it submits the command (VirtualGPU::submitKernel in ROCm/clr), after the launch call returned,
+// and where the launch does not wait for that status it returns hipSuccess for a kernel that never
+// runs. So the first cooperative launch of a process (or cooperative_launch_works(), which a
+// program's GPU warm-up calls) first launches a probe kernel cooperatively, synchronises and reads
+// back whether its blocks ran; when they did not, every cooperative launch of the run reports
+// failure, with that cause, and the callers take their non-cooperative methods.
+// KIT_FAIL_COOPERATIVE_LAUNCH=1 makes every cooperative launch report failure, and
+// KIT_FAIL_COOPERATIVE_LAUNCH=silent makes every one report success without running (the older
+// runtime's fault), so that tests run the fallbacks, and the probe, on any GPU.
 #pragma once
 
 #include "gpu/check.h"
@@ -69,14 +77,18 @@ template <class Kernel> void load_kernel_code(Kernel kernel) {
 }
 
 namespace detail {
-// Whether KIT_FAIL_COOPERATIVE_LAUNCH (anything but "" or "0") asks every cooperative launch to
-// report failure.
-inline bool cooperative_failure_injected() {
-  static const bool injected = [] {
+// What KIT_FAIL_COOPERATIVE_LAUNCH asks of every cooperative launch: nothing ("" or "0"), to
+// report failure ("silent": to report success and not run; anything else: to be refused).
+enum class InjectedCooperativeFault { None, Refused, Silent };
+inline InjectedCooperativeFault injected_cooperative_fault() {
+  static const InjectedCooperativeFault fault = [] {
     const char *value = std::getenv("KIT_FAIL_COOPERATIVE_LAUNCH");
-    return value && *value && std::strcmp(value, "0") != 0;
+    if (!value || !*value || std::strcmp(value, "0") == 0)
+      return InjectedCooperativeFault::None;
+    return std::strcmp(value, "silent") == 0 ? InjectedCooperativeFault::Silent
+                                             : InjectedCooperativeFault::Refused;
   }();
-  return injected;
+  return fault;
 }
 
 // One warning line per kernel name and process: a benchmark loop must not repeat it.
@@ -95,25 +107,84 @@ inline void warn_cooperative_fallback(const char *name, unsigned grid, unsigned 
                "shared memory) not possible: %s; using its non-cooperative method\n",
                kRuntimeName, name, grid, block, shared_bytes, cause);
 }
+
+// The runtime's cooperative launch, or the fault KIT_FAIL_COOPERATIVE_LAUNCH=silent injects.
+inline cudaError_t launch_cooperative(const void *kernel, unsigned grid, unsigned block,
+                                      void **arguments, std::size_t shared_bytes,
+                                      cudaStream_t stream) {
+  if (injected_cooperative_fault() == InjectedCooperativeFault::Silent)
+    return cudaSuccess;
+  return cudaLaunchCooperativeKernel(kernel, dim3(grid), dim3(block), arguments, shared_bytes,
+                                     stream);
+}
 } // namespace detail
 
+#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__)
+namespace detail {
+// Each of the probe's blocks counts itself once.
+template <int = 0> __global__ void cooperative_probe_kernel(unsigned *blocks_ran) {
+  if (threadIdx.x == 0)
+    atomicAdd(blocks_ran, 1u);
+}
+
+// Why cooperative launches cannot be used on this device, or nullptr when they can: the device
+// attribute, then a cooperative launch of the probe (two blocks), synchronised and read back.
+// Computed once per process (the kit uses one device); the probe costs one launch and one
+// synchronisation, off the critical path when a program's GPU warm-up asks first.
+inline const char *cooperative_launch_fault() {
+  static const char *const fault = []() -> const char * {
+    if (!cooperative_launch_supported())
+      return "the device does not support it";
+    constexpr unsigned kBlocks = 2;
+    unsigned *blocks_ran = nullptr;
+    check(cudaMalloc(&blocks_ran, sizeof(unsigned)), "cudaMalloc", __FILE__, __LINE__);
+    check(cudaMemset(blocks_ran, 0, sizeof(unsigned)), "cudaMemset", __FILE__, __LINE__);
+    void *arguments[] = {&blocks_ran};
+    const cudaError_t err =
+        launch_cooperative(reinterpret_cast<const void *>(cooperative_probe_kernel<>), kBlocks,
+                           static_cast<unsigned>(device_warp_size()), arguments, 0, nullptr);
+    unsigned ran = 0;
+    if (err == cudaSuccess) {
+      check(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize", __FILE__, __LINE__);
+      check(cudaMemcpy(&ran, blocks_ran, sizeof ran, cudaMemcpyDeviceToHost), "cudaMemcpy",
+            __FILE__, __LINE__);
+    } else {
+      (void)cudaGetLastError(); // a refused launch leaves no sticky error for later calls
+    }
+    check(cudaFree(blocks_ran), "cudaFree", __FILE__, __LINE__);
+    if (err != cudaSuccess)
+      return "the runtime refused the probe kernel's cooperative launch";
+    return ran == kBlocks ? nullptr
+                          : "the runtime reported the probe kernel's cooperative launch done, "
+                            "but it did not run (an older ROCm runtime that found no "
+                            "cooperative queue free)";
+  }();
+  return fault;
+}
+} // namespace detail
+
+// Whether cooperative launches can be used: the device supports them and the probe kernel,
+// launched cooperatively, ran (see the top of this file). A program's GPU warm-up calls it so
+// that the probe runs while the input is parsed.
+inline bool cooperative_launch_works() { return detail::cooperative_launch_fault() == nullptr; }
+
 // Launches `kernel` with every block of the grid resident at once, or returns false (after one
-// warning line) when the device cannot launch cooperatively, the runtime refuses, or
-// KIT_FAIL_COOPERATIVE_LAUNCH is set; nothing was launched then and the runtime's error is
-// cleared. The grid must come from resident_blocks() of the same kernel and block size.
+// warning line) when cooperative launches do not work here (cooperative_launch_works), the
+// runtime refuses this one, or KIT_FAIL_COOPERATIVE_LAUNCH is set; nothing was launched then and
+// the runtime's error is cleared. The grid must come from resident_blocks() of the same kernel
+// and block size.
 template <class... Params, class... Args>
 [[nodiscard]] bool try_launch_cooperative(const char *name, void (*kernel)(Params...),
                                           unsigned grid, unsigned block, std::size_t shared_bytes,
                                           cudaStream_t stream, Args &&...args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "one argument per kernel parameter");
-  if (detail::cooperative_failure_injected()) {
+  if (detail::injected_cooperative_fault() == detail::InjectedCooperativeFault::Refused) {
     detail::warn_cooperative_fallback(name, grid, block, shared_bytes,
                                       "disabled by KIT_FAIL_COOPERATIVE_LAUNCH");
     return false;
   }
-  if (!cooperative_launch_supported()) {
-    detail::warn_cooperative_fallback(name, grid, block, shared_bytes,
-                                      "the device does not support it");
+  if (const char *fault = detail::cooperative_launch_fault()) {
+    detail::warn_cooperative_fallback(name, grid, block, shared_bytes, fault);
     return false;
   }
   // The runtime copies the arguments from these addresses, typed exactly as the kernel's.
@@ -125,8 +196,8 @@ template <class... Params, class... Args>
         ((pointers[i++] = static_cast<void *>(&p)), ...);
       },
       params);
-  const cudaError_t err = cudaLaunchCooperativeKernel(reinterpret_cast<void *>(kernel), dim3(grid),
-                                                      dim3(block), pointers, shared_bytes, stream);
+  const cudaError_t err = detail::launch_cooperative(reinterpret_cast<const void *>(kernel), grid,
+                                                     block, pointers, shared_bytes, stream);
   if (err != cudaSuccess) {
     (void)cudaGetLastError(); // a refused launch leaves no sticky error for later calls
     detail::warn_cooperative_fallback(name, grid, block, shared_bytes, cudaGetErrorString(err));
@@ -135,7 +206,6 @@ template <class... Params, class... Args>
   return true;
 }
 
-#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__)
 // A cooperative launch of `grid` blocks, or, when that is not possible, an ordinary launch of the
 // same kernel as ONE block. For kernels whose answer does not depend on the grid size (grid-stride
 // loops; a grid barrier or a wait on other blocks that one block passes alone).

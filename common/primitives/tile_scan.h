@@ -218,7 +218,7 @@ template <class P> void launch_tile_scan(const P &p) {
   const SplitStates<typename P::State> states = scratch.reserve(tiles);
   const std::uint64_t epoch = scratch.next_epoch();
   static const unsigned resident =
-      gpu::cooperative_launch_supported()
+      gpu::cooperative_launch_works()
           ? static_cast<unsigned>(gpu::resident_blocks(scan_tiles<P>, P::kThreads))
           : 0u;
   unsigned *const block_order = nullptr; // tiles in block order: no ticket

@@ -106,7 +106,7 @@ template <class Config> std::vector<std::size_t> awkward_sizes() {
 // device supports it; a ticket configuration never does.
 template <class Config> void check_cooperative_limit(Checker &check, const std::string &name) {
   const bool cooperative = Config::kTileOrder == kit::TileOrder::kCooperativeWhenResident &&
-                           kit::gpu::cooperative_launch_supported();
+                           kit::gpu::cooperative_launch_works();
   const std::size_t expected =
       cooperative
           ? kit::gpu::resident_blocks(kit::decoupled_lookback_scan_kernel<Config, int, kit::Plus>,

@@ -8,7 +8,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 scan='kit::decoupled_lookback_scan_kernel<kit::ScanConfig<([0-9]+), ([0-9]+), ([0-9]+), \(kit::TileOrder\)([01])>, int, kit::(Plus|Max)>'
-exec "$root/cmake/hip_resource_usage.sh" -a "${1:-gfx908}" \
+cooperative='kit::decoupled_lookback_scan_kernel<' # the cooperative launches (-c)
+exec "$root/cmake/hip_resource_usage.sh" -a "${1:-gfx908}" -c "$cooperative" \
   -n "s/$scan/scan \1x\2 order\4 min\3 \5/; s/ order0/ ticket/; s/ order1/ coop/; s/ min1 / /;
       s/ Plus$//; s/ Max$/ (max)/; s/prefix_sum:://" \
   prefix_sum/solve_gpu.cu prefix_sum/bench/bench.cu

@@ -7,7 +7,8 @@
 #   softmax/tests/hip_resource_usage.sh [gfx-arch]          (HIPCC=<compiler> to pick another hipcc)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-exec "$root/cmake/hip_resource_usage.sh" -a "${1:-gfx908}" \
+cooperative='softmax::detail::(onchip|resident)_kernel<' # the cooperative launches (-c)
+exec "$root/cmake/hip_resource_usage.sh" -a "${1:-gfx908}" -c "$cooperative" \
   -n 's/softmax::detail:://g; s/softmax:://g;
       s/onchip_kernel<OnChipShape<([0-9]+), ([0-9]+), ([0-9]+)>, \(CopyPath\)0>/onchip_kernel \1x\2 (production)/;
       s/onchip_kernel<OnChipShape<([0-9]+), ([0-9]+), ([0-9]+)>, \(CopyPath\)1>/onchip_kernel \1x\2 (per-thread copies)/;
