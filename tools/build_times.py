@@ -14,6 +14,7 @@ across builds.
 import argparse
 import os
 import re
+import signal
 import sys
 
 TARGET_DIR = re.compile(r"(?:^|/)CMakeFiles/([^/]+)\.dir/")
@@ -44,6 +45,7 @@ def target_of(output):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the output, not in a traceback
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build_dir")
     parser.add_argument("--top", type=int, default=25, help="rows of each table (default 25)")
