@@ -255,8 +255,7 @@ template <class Config> int scan_block_threads() {
 // the runtime refuses falls back to tickets too (device_inclusive_scan).
 template <class Config, class T, class Op> std::size_t scan_cooperative_tiles() {
   static const std::size_t tiles =
-      Config::kTileOrder == TileOrder::kCooperativeWhenResident &&
-              gpu::cooperative_launch_works()
+      Config::kTileOrder == TileOrder::kCooperativeWhenResident && gpu::cooperative_launch_works()
           ? gpu::resident_blocks(decoupled_lookback_scan_kernel<Config, T, Op>,
                                  scan_block_threads<Config>())
           : 0;
