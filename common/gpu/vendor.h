@@ -300,12 +300,10 @@ template <int kMove, int kRowMask = 0xf> __device__ __forceinline__ unsigned dpp
       __builtin_amdgcn_update_dpp(0, static_cast<int>(v), kMove, kRowMask, 0xf, false));
 #else
   // The persona, lane for lane as the hardware: the source lane's value where the move reaches
-  // and kRowMask enables the lane's row (of 16), `old` (0) everywhere else.
+  // and kRowMask enables the lane's row (of 16), `old` (0) everywhere else (where the exchange,
+  // given no source, reads the lane's own value).
   const int lane = persona::lane();
-  const unsigned moved = persona::exchange(v, [](int l) {
-    const int source = dpp_source(kMove, l);
-    return source >= 0 ? source : l;
-  });
+  const unsigned moved = persona::exchange(v, [](int l) { return dpp_source(kMove, l); });
   return ((kRowMask >> (lane / 16)) & 1) && dpp_source(kMove, lane) >= 0 ? moved : 0u;
 #endif
 }
