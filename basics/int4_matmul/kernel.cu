@@ -35,6 +35,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace {
 
@@ -215,8 +216,13 @@ __global__ void __launch_bounds__(kThreads)
   }
   Staged staged;
   load_slice(staged, x, w_q, scales, M, N, K, group_size, row0, col0, 0);
-  for (int k0 = 0; k0 < K; k0 += kSlice) {
-    store_slice(staged, x_tile, w_tile, scale_tile, k0 % group_size == 0);
+  // One slice: staged, the next one's loads issued, multiplied into the group sums. The first
+  // slice of a group starts the sums from zero in its first product (kGroupStart), so that the
+  // sums stay where the matrix unit writes them: on gfx908 a zeroing between groups would be
+  // copied into the accumulator registers one by one through a VGPR (no AGPR-to-AGPR move).
+  auto multiply_slice = [&](int k0, auto group_start) {
+    constexpr bool kGroupStart = decltype(group_start)::value;
+    store_slice(staged, x_tile, w_tile, scale_tile, kGroupStart);
     __syncthreads();
     if (k0 + kSlice < K) // the next slice's loads in flight during this slice's products
       load_slice(staged, x, w_q, scales, M, N, K, group_size, row0, col0, k0 + kSlice);
@@ -230,19 +236,28 @@ __global__ void __launch_bounds__(kThreads)
         Tile::A a;
         Tile::load_a(
             a, x_tile + (warp_m * kTilesM + t) * mma::kTileRows * kLd + step * Tile::kDepth, kLd);
+        if (kGroupStart && step == 0)
+          Tile::zero(group_sum[t]);
         Tile::mma(group_sum[t], a, b);
       }
     }
-    if ((k0 + kSlice) % group_size == 0) { // the group ends: scale its sums into the totals
+  };
+  // A barrier before each slice's stores retires every read of the tiles (and of the scales) they
+  // overwrite.
+  for (int group0 = 0; group0 < K; group0 += group_size) {
+    multiply_slice(group0, std::true_type{});
+    for (int k0 = group0 + kSlice; k0 < group0 + group_size; k0 += kSlice) {
+      __syncthreads();
+      multiply_slice(k0, std::false_type{});
+    }
+    // The group ends: scale its sums into the totals.
 #pragma unroll
-      for (int t = 0; t < kTilesM; ++t) {
-        int e = 0;
-        Tile::visit(group_sum[t], [&](int, int c, float value) {
-          total[t][e] = fmaf(scale_tile[warp_col + c], value, total[t][e]);
-          ++e;
-        });
-        Tile::zero(group_sum[t]);
-      }
+    for (int t = 0; t < kTilesM; ++t) {
+      int e = 0;
+      Tile::visit(group_sum[t], [&](int, int c, float value) {
+        total[t][e] = fmaf(scale_tile[warp_col + c], value, total[t][e]);
+        ++e;
+      });
     }
     __syncthreads();
   }
@@ -250,7 +265,7 @@ __global__ void __launch_bounds__(kThreads)
   for (int t = 0; t < kTilesM; ++t) {
     const int tile_row = row0 + (warp_m * kTilesM + t) * mma::kTileRows;
     int e = 0;
-    Tile::visit(group_sum[t], [&](int r, int c, float) { // coordinates only: the sums are 0
+    Tile::visit(group_sum[t], [&](int r, int c, float) { // coordinates only
       const int m = tile_row + r, n = col0 + warp_col + c;
       if (m < M && n < N)
         y[static_cast<std::size_t>(m) * N + n] = __float2half_rn(total[t][e]);

@@ -29,6 +29,21 @@ __device__ __forceinline__ void gpu_async_copy_16(void *shared_dst, const void *
   *static_cast<float4 *>(shared_dst) = *static_cast<const float4 *>(global_src);
 #endif
 }
+// gpu_async_copy_16 where the source may lie outside the data: with `inside` false nothing is read
+// (global_src may be any address) and the 16 shared bytes become zeros (cp.async's source size 0).
+__device__ __forceinline__ void gpu_async_copy_16_or_zeros(void *shared_dst, const void *global_src,
+                                                           bool inside) {
+#if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+  const unsigned source_bytes = inside ? 16u : 0u;
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(global_src),
+               "r"(source_bytes)
+               : "memory");
+#else
+  *static_cast<float4 *>(shared_dst) =
+      inside ? *static_cast<const float4 *>(global_src) : make_float4(0.f, 0.f, 0.f, 0.f);
+#endif
+}
 // Waits for every gpu_async_copy_16 the calling thread has issued.
 __device__ __forceinline__ void gpu_async_copy_wait_all() {
 #if KIT_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

@@ -2,7 +2,9 @@
 // mma_gemm_tuning.h, both element kinds, both B layouts, batches with strides (and A shared across
 // the batch), sizes 1, 31, 32, 33, 63, 64, 65 and tile +- 1 in each dimension, leading dimensions
 // that allow 16-byte loads and odd ones that take the element-by-element path, and a custom B
-// loader (int8 codes dequantised to fp16 while B is staged: the hook a quantised matmul uses).
+// loader (int8 codes dequantised to fp16 while B is staged: the hook a quantised matmul uses), and
+// an epilogue taking runs of columns (store_vector, through shared memory). On NVIDIA the plain
+// 16-byte loaders take the cp.async ring, every other pair the register path.
 // The inputs make every sum exact in the accumulator (fp16 values m / 64 with |m| <= 64, depths
 // below 2^11; int8 sums far below 2^31), so the comparison is bit for bit whatever order the
 // matrix unit sums in. Outputs are poisoned first; elements between rows (ldc > cols) must keep
@@ -14,6 +16,7 @@
 #include "primitives/mma_gemm_tuning.h"
 #include "testing/test_support.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -34,6 +37,25 @@ template <class Accum> struct StoreSum {
   __device__ void operator()(int batch, int row, int col, Accum value) const {
     c[static_cast<std::size_t>(batch) * batch_stride + static_cast<std::size_t>(row) * ldc + col] =
         value;
+  }
+};
+
+// The same stores taking runs of 8 columns through store_vector (the epilogue's shared-memory
+// pass); 16-byte stores where the run is 16-byte aligned, element by element otherwise.
+template <class Accum> struct StoreRuns : StoreSum<Accum> {
+  static constexpr int kVectorColumns = 8;
+  __device__ void store_vector(int batch, int row, int col, const Accum (&values)[8]) const {
+    Accum *const out = this->c + static_cast<std::size_t>(batch) * this->batch_stride +
+                       static_cast<std::size_t>(row) * this->ldc + col;
+    if (reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+      uint4 halves[2];
+      std::memcpy(halves, values, sizeof halves);
+      reinterpret_cast<uint4 *>(out)[0] = halves[0];
+      reinterpret_cast<uint4 *>(out)[1] = halves[1];
+    } else {
+      for (int e = 0; e < 8; ++e)
+        out[e] = values[e];
+    }
   }
 };
 
@@ -109,7 +131,10 @@ struct Geometry {
 
 enum class BSource { Plain, Dequantised };
 
-template <class Shape, Kind K, BLayout kLayout, BSource kSource = BSource::Plain>
+enum class Output { Elements, Runs }; // the epilogue's operator() alone, or store_vector too
+
+template <class Shape, Kind K, BLayout kLayout, BSource kSource = BSource::Plain,
+          Output kOutput = Output::Elements>
 void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, const char *name) {
   using Traits = kit::mma::KindTraits<K>;
   using Element = typename Traits::Element;
@@ -173,7 +198,9 @@ void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, 
   const kit::mma::Matrix<K> ma{d_a.get(), lda, a_stride};
   const kit::mma::Matrix<K> mb{d_b.get(), ldb, b_stride};
   const StoreSum<Accum> epilogue{d_c.get(), ldc, c_stride};
-  if constexpr (kSource == BSource::Plain) {
+  if constexpr (kOutput == Output::Runs) {
+    kit::mma::launch_matrices<Shape, K, kLayout>(p, ma, mb, StoreRuns<Accum>{epilogue}, nullptr);
+  } else if constexpr (kSource == BSource::Plain) {
     kit::mma::launch_matrices<Shape, K, kLayout>(p, ma, mb, epilogue, nullptr);
   } else {
     using ALoader = kit::mma::MatrixLoader<K, BLayout::ColsByDepth, false>;
@@ -200,10 +227,11 @@ void check_one(kit::test::Checker &check, std::mt19937 &rng, const Geometry &g, 
           first = i;
       }
   char what[200];
-  std::snprintf(what, sizeof what, "%s %s %s%s rows=%d cols=%d depth=%d batches=%d pad=%d%s", name,
-                K == Kind::F16 ? "f16" : "s8", kDepthRows ? "A*B" : "A*B^T",
-                kSource == BSource::Dequantised ? " dequantised-B" : "", g.rows, g.cols, g.depth,
-                g.batches, g.pad, g.share_a ? " shared-A" : "");
+  std::snprintf(what, sizeof what, "%s %s %s%s%s rows=%d cols=%d depth=%d batches=%d pad=%d%s",
+                name, K == Kind::F16 ? "f16" : "s8", kDepthRows ? "A*B" : "A*B^T",
+                kSource == BSource::Dequantised ? " dequantised-B" : "",
+                kOutput == Output::Runs ? " runs-epilogue" : "", g.rows, g.cols, g.depth, g.batches,
+                g.pad, g.share_a ? " shared-A" : "");
   if (wrong > 0)
     std::printf("  %s: %d wrong, first at %zu: got %.9g, want %.9g\n", what, wrong, first,
                 static_cast<double>(got[first]), static_cast<double>(want[first]));
@@ -239,6 +267,19 @@ void check_shape(kit::test::Checker &check, std::mt19937 &rng, const char *name)
   for (const Geometry &g : {Geometry{33, 70, 100, 2, 0, false}, Geometry{64, 64, 64, 1, 0, false},
                             Geometry{1, 1, 1, 1, 0, false}, Geometry{65, 129, 47, 3, 3, true}})
     check_one<Shape, Kind::F16, BLayout::DepthByCols, BSource::Dequantised>(check, rng, g, name);
+  // The runs epilogue: columns 1, a run -+ 1, the block -+ 1 (a run crossing the right edge),
+  // rows past a warp tile row, batches, a padded ldc (unaligned runs).
+  const int tr = Shape::kBlockRows, tc = Shape::kBlockCols;
+  for (const Geometry &g :
+       {Geometry{33, 1, 40, 1, 0, false}, Geometry{tr + 1, 7, 64, 2, 0, false},
+        Geometry{tr - 1, 9, 100, 1, 0, false}, Geometry{2 * tr + 5, tc + 1, 96, 1, 0, false},
+        Geometry{65, tc - 1, 64, 3, 0, true}, Geometry{tr, 2 * tc, 64, 1, 16, false},
+        Geometry{31, tc + 8, 33, 2, 3, false}}) {
+    check_one<Shape, Kind::F16, BLayout::DepthByCols, BSource::Plain, Output::Runs>(check, rng, g,
+                                                                                    name);
+    check_one<Shape, Kind::I8, BLayout::ColsByDepth, BSource::Plain, Output::Runs>(check, rng, g,
+                                                                                   name);
+  }
 }
 
 } // namespace
