@@ -164,20 +164,22 @@ extern "C" void solve(const std::int8_t *A, const std::int8_t *B, std::int8_t *C
   const mma::Problem p{M, N, K, 1};
   const mma::Matrix<kInt8> a{A, static_cast<std::size_t>(K), 0};
   static const int multiprocessors = kit::gpu::device_multiprocessors();
-  const bool aligned = reinterpret_cast<std::uintptr_t>(B) % 4 == 0;
-  if (mma::kRingAvailable && aligned && N % 4 == 0 && K % 16 == 0) {
-    // B transposed once (N x K), then staged by the ring: K % 16 == 0 makes its rows whole
-    // 16-byte vectors.
-    static kit::gpu::DeviceScratch transposed;
-    auto *Bt = static_cast<std::int8_t *>(transposed.reserve(static_cast<std::size_t>(N) * K));
-    const dim3 grid(static_cast<unsigned>((N + kTransposeCols - 1) / kTransposeCols),
-                    static_cast<unsigned>((K + kTransposeDepth - 1) / kTransposeDepth));
-    transpose_b<<<grid, kTransposeThreads>>>(B, Bt, K, N);
-    GPU_CHECK_LAUNCH("transpose_b");
-    const mma::Matrix<kInt8> bt{Bt, static_cast<std::size_t>(K), 0};
-    mma::launch_auto<kInt8, mma::BLayout::ColsByDepth>(p, a, bt, epilogue, multiprocessors,
-                                                       nullptr);
-    return;
+  if constexpr (mma::kRingAvailable) { // (no ColsByDepth kernels compiled where it is not)
+    const bool aligned = reinterpret_cast<std::uintptr_t>(B) % 4 == 0;
+    if (aligned && N % 4 == 0 && K % 16 == 0) {
+      // B transposed once (N x K), then staged by the ring: K % 16 == 0 makes its rows whole
+      // 16-byte vectors.
+      static kit::gpu::DeviceScratch transposed;
+      auto *Bt = static_cast<std::int8_t *>(transposed.reserve(static_cast<std::size_t>(N) * K));
+      const dim3 grid(static_cast<unsigned>((N + kTransposeCols - 1) / kTransposeCols),
+                      static_cast<unsigned>((K + kTransposeDepth - 1) / kTransposeDepth));
+      transpose_b<<<grid, kTransposeThreads>>>(B, Bt, K, N);
+      GPU_CHECK_LAUNCH("transpose_b");
+      const mma::Matrix<kInt8> bt{Bt, static_cast<std::size_t>(K), 0};
+      mma::launch_auto<kInt8, mma::BLayout::ColsByDepth>(p, a, bt, epilogue, multiprocessors,
+                                                         nullptr);
+      return;
+    }
   }
   const mma::Matrix<kInt8> b{B, static_cast<std::size_t>(N), 0};
   mma::launch_auto<kInt8, mma::BLayout::DepthByCols>(p, a, b, epilogue, multiprocessors, nullptr);
