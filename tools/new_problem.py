@@ -5,7 +5,8 @@ once; its tests fail only because the stubs are not implemented (each says which
   new_problem.py leetgpu <name> --signature "const float* input, float* output, int N"
                  [--atol 1e-5] [--rtol 1e-5] [--challenge challenges/<tier>/<id>_<name>]
       writes basics/<name>/ (solve.h, kernel.cu, reference.cpp, example.in, example.out,
-      README.md) and appends <name> to basics/problems.txt.
+      README.md), appends <name> to basics/problems.txt and regenerates basics/README.md's
+      problem table (tools/problem_table.py).
   new_problem.py contest <name> [--values float|int] [--verify exact|softmax] [--weight W]
       writes <name>/ (main.cpp, solve.h, solve_cpu.cpp, solve_gpu.cu, tuning.h, reference.h,
       reference.cpp, small_input_limits.h, CMakeLists.txt, README.md, tests/, bench/) for a
@@ -24,6 +25,9 @@ import re
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import problem_table  # noqa: E402 (this folder's module)
 
 # The C++ types the LeetGPU harness can bind (basics/harness/signature.h): array element types,
 # by their spelling in a signature, as (element tag, host type in the CPU reference, device type).
@@ -374,12 +378,13 @@ def scaffold_leetgpu(root, args):
     append_line(problems, f"{name:<31} {small_case}")
     print(f"created basics/{name}/ ({', '.join(sorted(files))}) and its line in "
           "basics/problems.txt")
+    if problem_table.update(root) == 0:
+        print("regenerated basics/README.md's problem table (tools/problem_table.py)")
     print(f"""next (docs/ADDING-A-PROBLEM.md):
   1. README.md: the statement; reference.cpp: the parameters' counts and ranges, the CPU
      reference, the kit's cases, the judge's cases from {challenge}
   2. example.in / example.out: a case checked by hand
   3. kernel.cu: the kernel, on common/primitives/ where a pass fits
-  4. a row in basics/README.md's table and docs/LEETGPU.md
   host tests: cmake --build build/cpu --target basics_harness_test basics_gen && \\
               ctest --test-dir build/cpu -R 'basics_(harness_test|gen_{name}$)'
   GPU test:   ctest --test-dir build/<preset> -R 'basics_{name}_'
