@@ -1,23 +1,22 @@
-// The vendor layer: renames and shims, nothing else. Kernels and host code are written once in
-// CUDA spelling (cudaMalloc, __global__, atomicAdd, ...); on HIP the runtime names are mapped to
-// hip* here, and what differs between the vendors at the level of single intrinsics is shimmed:
-// the warp size, warp shuffles, ballots and lane masks, and the scoped atomics through which
-// blocks communicate. Everything built on top (error checks, device queries, launches, back-off,
-// collectives, device-wide primitives) lives in headers of its own.
+// The vendor layer: renames and shims, nothing else. Kernels and host code are written once in CUDA
+// spelling (cudaMalloc, __global__, atomicAdd, ...); on HIP the runtime names are mapped to hip*
+// here, and what differs between the vendors at the level of single intrinsics is shimmed: the warp
+// size, warp shuffles, ballots and lane masks, AMD's DPP lane moves and the scoped atomics through
+// which blocks communicate. The rest of the vendor layer has headers of its own, each included by
+// the code that uses it: which vendor compiles (gpu/platform.h). Everything built on top (error
+// checks, device queries, launches, back-off, collectives, device-wide primitives) lives in headers
+// of its own.
 //
 // Rules for code above this layer: never assume a warp is 32 lanes (use KIT_WARP_SIZE in device
 // code, kit::gpu::device_warp_size() on the host); lane masks are kit::lane_mask_t (64-bit); never
 // call a *_sync intrinsic directly.
 #pragma once
 
-// KIT_BACKEND_HIP comes from the build (kit::backend) so that plain C++ host files compiled by
-// g++ also pick HIP; the other macros cover hipcc/clang compiles such as the exported folders.
-#if defined(KIT_BACKEND_HIP) || defined(__HIPCC__) || defined(__HIP__) ||                          \
-    defined(__HIP_PLATFORM_AMD__)
-#define KIT_HIP 1
+#include "gpu/platform.h"
+
+#if KIT_HIP
 #include <hip/hip_runtime.h>
 #else
-#define KIT_CUDA 1
 // <cuda/atomic> (libcu++, used by the device helpers only) is on nvcc's include path but not on a
 // host compiler's with CUDA 13 (it moved under include/cccl), so plain C++ files skip it.
 #if defined(__CUDACC__)
