@@ -19,6 +19,7 @@
 // Counts are integers, so the result is exact and independent of the order of the additions.
 #include "gpu/check.h"
 #include "gpu/launch.h"
+#include "gpu/scoped_atomics.h"
 #include "gpu/vendor.h"
 #include "primitives/grid_reduce.h"
 #include "primitives/grid_stride.h"
