@@ -234,7 +234,7 @@ class Backend:
 # HIP, hipcc and __HIPCC__ count and "chip" or "ship" do not.
 CUDA_BACKEND = Backend(
     "CUDA",
-    # KIT_DPP: the vendor layer's AMD lane moves, which no CUDA compile has (gpu/vendor.h).
+    # KIT_DPP: the vendor layer's AMD lane moves, which no CUDA compile has (gpu/dpp_lane_moves.h).
     # __CUDACC__: nvcc compiles the whole .cu file, host and device passes alike.
     defined={"KIT_CUDA": "1", "KIT_DPP": "0", "__CUDACC__": "1"},
     undefined=("KIT_HIP", "KIT_BACKEND_HIP", "__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__",

@@ -1,11 +1,14 @@
 // Warp collectives: shuffles of any value type, reduce and inclusive/exclusive scan over a warp,
 // generic over the warp size (32 or 64 lanes). Layered as CUB's and rocPRIM's warp primitives:
-// only the vendor layer's shuffles underneath (gpu/vendor.h).
+// only the vendor layer underneath (gpu/vendor.h's shuffles, AMD's DPP lane moves of
+// gpu/dpp_lane_moves.h).
 //
 // Every function is a collective: all lanes of the warp must call it.
 #pragma once
 
 #include "gpu/vendor.h"
+
+#include "gpu/dpp_lane_moves.h" // after vendor.h: where KIT_DPP is 0, exports keep none of it
 
 #include <cstring>
 #include <type_traits>
