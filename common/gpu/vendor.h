@@ -1,12 +1,11 @@
-// The vendor layer: renames and shims, nothing else. Kernels and host code are written once in CUDA
-// spelling (cudaMalloc, __global__, atomicAdd, ...); on HIP the runtime names are mapped to hip*
-// here, and what differs between the vendors at the level of single intrinsics is shimmed: the warp
-// size, warp shuffles, ballots and lane masks, and the warp maximum of a float. The rest of the
-// vendor layer has headers of its own, each included by the code that uses it: which vendor
-// compiles (gpu/platform.h), the scoped atomics through which blocks communicate
-// (gpu/scoped_atomics.h) and AMD's DPP lane moves (gpu/dpp_lane_moves.h). Everything built on top
-// (error checks, device queries, launches, back-off, collectives, device-wide primitives) lives in
-// headers of its own.
+// The vendor layer: renames and shims, nothing else. Kernels and host code are written once in
+// CUDA spelling (cudaMalloc, __global__, atomicAdd, ...); on HIP the runtime names are mapped to
+// hip* here, and what differs between the vendors at the level of single intrinsics is shimmed:
+// the warp size, warp shuffles, ballots and lane masks. The rest of the vendor layer has headers
+// of its own, each included by the code that uses it: which vendor compiles (gpu/platform.h), the
+// scoped atomics through which blocks communicate (gpu/scoped_atomics.h) and AMD's DPP lane moves
+// (gpu/dpp_lane_moves.h). Everything built on top (error checks, device queries, launches,
+// back-off, collectives, device-wide primitives) lives in headers of its own.
 //
 // Rules for code above this layer: never assume a warp is 32 lanes (use KIT_WARP_SIZE in device
 // code, kit::gpu::device_warp_size() on the host); lane masks are kit::lane_mask_t (64-bit); never
@@ -135,6 +134,14 @@ inline constexpr int kMaxBlockThreads = 1024;
 // ---------------------------------------------------------------------------------------------
 #if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__)
 
+// KIT_WARP_REDUX: whether warp_redux_max exists, a whole-warp reduction in one instruction (device
+// code for NVIDIA sm_80 and later; not under the persona, whose warps are 64-lane groups).
+#if KIT_CUDA && !defined(KIT_PERSONA_GFX908) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define KIT_WARP_REDUX 1
+#else
+#define KIT_WARP_REDUX 0
+#endif
+
 __device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x) % KIT_WARP_SIZE; }
 __device__ __forceinline__ int warp_id() { return static_cast<int>(threadIdx.x) / KIT_WARP_SIZE; }
 
@@ -174,6 +181,10 @@ __device__ __forceinline__ lane_mask_t warp_ballot(bool predicate) {
   return static_cast<lane_mask_t>(__ballot_sync(kFullWarp, predicate));
 }
 __device__ __forceinline__ void warp_sync() { __syncwarp(); }
+#if KIT_WARP_REDUX
+// The maximum of `v` over the warp in one instruction (redux.sync, sm_80 and later).
+__device__ __forceinline__ int warp_redux_max(int v) { return __reduce_max_sync(kFullWarp, v); }
+#endif
 #else
 // HIP's shuffles have no mask: a wavefront executes in lock-step. They compile to ds_bpermute_b32
 // (a round trip through the LDS crossbar, no LDS allocated), whose read of a lane with its EXEC bit
@@ -208,21 +219,6 @@ __device__ __forceinline__ void warp_sync() {
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
 }
 #endif
-
-// Maximum of a float over the warp, for values that are not NaN; every lane receives it. On sm_80
-// and later one redux instruction on an order-preserving integer image of the float (negative
-// values have their magnitude bits flipped), elsewhere a butterfly of shuffles.
-__device__ __forceinline__ float warp_max(float x) {
-#if KIT_CUDA && !defined(KIT_PERSONA_GFX908) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const auto ordered = [](int bits) { return bits ^ ((bits >> 31) & 0x7fffffff); };
-  return __int_as_float(ordered(__reduce_max_sync(kFullWarp, ordered(__float_as_int(x)))));
-#else
-#pragma unroll
-  for (int offset = KIT_WARP_SIZE / 2; offset > 0; offset /= 2)
-    x = fmaxf(x, warp_shfl_xor(x, offset));
-  return x;
-#endif
-}
 
 __device__ __forceinline__ int lane_mask_popcount(lane_mask_t m) { return __popcll(m); }
 // Index of the highest set lane, -1 for an empty mask.
