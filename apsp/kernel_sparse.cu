@@ -14,6 +14,7 @@
 #include "gpu/check.h"
 #include "gpu/device.h"
 #include "gpu/launch.h"
+#include "gpu/scoped_atomics.h"
 #include "gpu/tuning_dispatch.h"
 #include "kernel_rows.h"
 #include "tuning.h"

@@ -5,7 +5,9 @@ declarations pruned: the file reads as one source rather than as a trail of inli
   to one block at the top, each once, in the order first met; the comment lines directly above
   such an include in an inlined header (which explained it there) go with it.
 - An inlined header left without code (only comments, blank lines, system includes and its
-  begin/end lines) is removed entirely: its description would describe nothing.
+  begin/end lines) is removed entirely: its description would describe nothing. Its system
+  includes go with it where pruning emptied it, and stay where it held none in the first place
+  (an include wrapper such as gpu/half.h, whose includer uses what it includes).
 - The comment block that opens an inlined header (its place in the library) goes.
 - `// <header>: inlined above` lines go, and the title line of the kernel's source (the file's
   banner names it): in a single file they say nothing.
@@ -52,9 +54,37 @@ def hoist_system_includes(lines):
     return out, includes
 
 
-def drop_empty_headers(lines):
-    """Removes inlined headers that hold no code but their system includes, innermost first: what
-    the rest of the file uses of those includes, its own headers include too."""
+def is_code(line):
+    """A line of the file's own text that is more than a comment, a blank line or a system
+    include (the bookkeeping lines are comments)."""
+    return bool(line.strip()) and not (is_plain_comment(line) or BEGIN.match(line) or
+                                       END.match(line) or SYSTEM_INCLUDE.match(line))
+
+
+def include_wrappers(text):
+    """The inlined headers of `text` that hold no code of their own, only system includes (and
+    comments, and the headers they inline): include wrappers such as gpu/half.h, which picks the
+    vendor's half-precision header. Read before unused declarations are pruned, which can leave
+    other headers without code too."""
+    wrappers, opened = set(), []  # opened: [name, holds code] of the headers being read
+    for line in text.split("\n"):
+        begin, end = BEGIN.match(line), END.match(line)
+        if begin:
+            opened.append([begin.group(1), False])
+        elif end and opened:
+            name, holds_code = opened.pop()
+            if not holds_code:
+                wrappers.add(name)
+        elif opened and is_code(line):
+            opened[-1][1] = True
+    return wrappers
+
+
+def drop_empty_headers(lines, wrappers=frozenset()):
+    """Removes inlined headers that hold no code but their system includes, innermost first. The
+    includes of a header that pruning emptied go with it: what the rest of the file uses of them,
+    its own headers include too. Those of an include wrapper (`wrappers`) stay, for what its
+    includer uses of them."""
     changed = True
     while changed:
         changed = False
@@ -67,7 +97,9 @@ def drop_empty_headers(lines):
                 body = lines[first + 1 : i]
                 if all(not l.strip() or is_plain_comment(l) or SYSTEM_INCLUDE.match(l)
                        for l in body):
-                    lines = lines[:first] + lines[i + 1 :]
+                    kept = ([l for l in body if SYSTEM_INCLUDE.match(l)]
+                            if BEGIN.match(lines[first]).group(1) in wrappers else [])
+                    lines = lines[:first] + kept + lines[i + 1 :]
                     changed = True
                     break
     return lines
@@ -94,10 +126,11 @@ def collapse_blank_lines(lines):
     return out
 
 
-def lay_out(text):
-    """The LeetGPU file's body laid out as described above."""
+def lay_out(text, wrappers=frozenset()):
+    """The LeetGPU file's body laid out as described above; `wrappers`: the include wrappers among
+    its headers (include_wrappers, on the text before pruning)."""
     lines = [l for l in text.split("\n") if not (INLINED_ABOVE.match(l) or SOURCE_TITLE.match(l))]
-    lines, includes = hoist_system_includes(drop_empty_headers(lines))
+    lines, includes = hoist_system_includes(drop_empty_headers(lines, wrappers))
     lines = drop_header_descriptions(lines)
     # Blank lines just inside a header's begin line.
     tidy = []

@@ -39,7 +39,7 @@ import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from export_prune import prune_unused  # noqa: E402 (the exporter's own module, beside it)
-from export_layout import lay_out  # noqa: E402
+from export_layout import include_wrappers, lay_out  # noqa: E402
 
 CONTEST_FOLDER = "hip_programming_contest"
 LEETGPU_FOLDER = "leetgpu"
@@ -234,7 +234,7 @@ class Backend:
 # HIP, hipcc and __HIPCC__ count and "chip" or "ship" do not.
 CUDA_BACKEND = Backend(
     "CUDA",
-    # KIT_DPP: the vendor layer's AMD lane moves, which no CUDA compile has (gpu/vendor.h).
+    # KIT_DPP: the vendor layer's AMD lane moves, which no CUDA compile has (gpu/dpp_lane_moves.h).
     # __CUDACC__: nvcc compiles the whole .cu file, host and device passes alike.
     defined={"KIT_CUDA": "1", "KIT_DPP": "0", "__CUDACC__": "1"},
     undefined=("KIT_HIP", "KIT_BACKEND_HIP", "__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__",
@@ -794,7 +794,7 @@ def export_leetgpu(kernel, name, root, include_dirs, out_dir, resolver=None):
             body, os.path.relpath(kernel, root), extra_undefined=single_copy_guards(body)
         )
         # Only once the branches are resolved: a name used only by a removed branch is unused.
-        body = lay_out(prune_unused(body))
+        body = lay_out(prune_unused(body), include_wrappers(body))
     if not re.search(r'extern\s+"C"\s+void\s+solve\s*\(', body):
         raise ExportError(f'{kernel}: no extern "C" void solve(...): not a LeetGPU solution')
     revision = git_revision(root, inliner.used)

@@ -2,7 +2,7 @@
 // tests: which transfer path to take, and where the time went.
 #pragma once
 
-#include "gpu/staging.h"
+#include "program/staging.h"
 
 #include <cstddef>
 

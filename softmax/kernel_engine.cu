@@ -3,6 +3,7 @@
 #include "gpu/check.h"
 #include "gpu/device.h"
 #include "gpu/launch.h"
+#include "gpu/scoped_atomics.h"
 #include "gpu/tuning_dispatch.h"
 #include "kernel.h"
 #include "kernel_onchip.h"

@@ -27,6 +27,7 @@
 #include "collectives/warp.h"
 #include "gpu/backoff.h"
 #include "gpu/math.h"
+#include "gpu/scoped_atomics.h"
 #include "gpu/vendor.h"
 #include "kernel.h"
 

@@ -1,16 +1,16 @@
 // GPU backend of the contest entry point (solve.h): HOST pointers in and out.
 //
 // Up to one chunk the input goes up, the Engine runs (kAuto) and the result comes down. Larger
-// inputs go through the kit's staging pipeline (gpu/staging.h): while the copy engine moves chunk
-// k, the host threads stage chunk k+1, and pass 1 of the chunks already on the device runs on
+// inputs go through the kit's staging pipeline (program/staging.h): while the copy engine moves
+// chunk k, the host threads stage chunk k+1, and pass 1 of the chunks already on the device runs on
 // the SMs (every chunk's blocks draw from one ticket: the last to finish combines them all).
 // Pass 2 waits for every chunk's pass 1 (join), then the pipeline runs in the other direction,
 // each chunk normalised in place in front of its copy back. The device holds one array.
 #include "gpu/check.h"
 #include "gpu/resources.h"
-#include "gpu/staging.h"
 #include "gpu/tuning_dispatch.h"
 #include "kernel.h"
+#include "program/staging.h"
 #include "solve.h"
 #include "tuning.h"
 

@@ -186,9 +186,13 @@ extern "C" void solve(@DEVICE_PARAMS@);
 
 # A judge signature with __half arrays: the header is included before anything else, also where
 # the kit is not on the include path (a kernel built from its export), so it includes the vendor's
-# half header itself, as basics/fp16_dot_product/solve.h does.
+# half header itself, chosen by the kit's platform test included by its relative path, as
+# basics/fp16_dot_product/solve.h does.
 LEETGPU_HALF_INCLUDE = """
-#if defined(KIT_BACKEND_HIP) || defined(__HIPCC__) || defined(__HIP__) || defined(__HIP_PLATFORM_AMD__)
+// By its path from this file, so that it is found without the kit on the include path.
+#include "../../common/gpu/platform.h"
+
+#if KIT_HIP
 #include <hip/hip_fp16.h>
 #else
 #include <cuda_fp16.h>

@@ -36,6 +36,7 @@
 #include "gpu/check.h"
 #include "gpu/device.h"
 #include "gpu/device_scratch.h"
+#include "gpu/scoped_atomics.h"
 #include "gpu/shared_memory.h"
 #include "gpu/vendor.h"
 #include "primitives/grid_reduce.h"

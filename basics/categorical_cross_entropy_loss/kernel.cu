@@ -17,6 +17,7 @@
 //    rows' losses in double, each block its warps', and the last block to finish adds the block
 //    sums in block order (kit::grid_reduce_last_block, deterministic) and writes the mean. There
 //    is one launch and nothing to clear: the loss is written, never accumulated into.
+#include "collectives/warp.h"
 #include "gpu/check.h"
 #include "gpu/device.h"
 #include "gpu/launch.h"

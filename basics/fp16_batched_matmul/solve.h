@@ -3,8 +3,10 @@
 // compile.
 #pragma once
 
-#if defined(KIT_BACKEND_HIP) || defined(__HIPCC__) || defined(__HIP__) ||                          \
-    defined(__HIP_PLATFORM_AMD__)
+// By its path from this file, so that it is found without the kit on the include path.
+#include "../../common/gpu/platform.h"
+
+#if KIT_HIP
 #include <hip/hip_fp16.h>
 #else
 #include <cuda_fp16.h>

@@ -19,9 +19,12 @@
 // Counts are integers, so the result is exact and independent of the order of the additions.
 #include "gpu/check.h"
 #include "gpu/launch.h"
+#include "gpu/scoped_atomics.h"
+#include "gpu/tuning_dispatch.h"
 #include "gpu/vendor.h"
 #include "primitives/grid_reduce.h"
 #include "primitives/grid_stride.h"
+#include "tuning.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -29,15 +32,8 @@
 
 namespace {
 
-// Threads per block, per target. NVIDIA: 1024, two blocks per multiprocessor (on the H100 at the
-// judge's size, 91% of a same-byte copy against 88% for 512 threads and 84-85% for 256: fewer
-// blocks zero, merge and publish fewer sub-histograms). gfx908 (and the MI100 persona, whose
-// 64-lane groups allow at most 960 threads): 512; not measured on hardware.
-#if KIT_HIP || defined(KIT_PERSONA_GFX908)
-constexpr int kThreads = 512;
-#else
-constexpr int kThreads = 1024;
-#endif
+// Threads per block, per target (tuning.h).
+constexpr int kThreads = kit::gpu::VendorTuning<histogramming::HistogramTuning>::kThreads;
 constexpr int kUnroll = 4; // 16-byte loads in flight per thread
 constexpr int kMaxBins = 1024;
 constexpr int kMaxCopyShift = 5;      // at most 32 copies: one per bank

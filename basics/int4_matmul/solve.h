@@ -3,12 +3,14 @@
 // storage through ctypes), w_q bytes (uint8_t). kernel.cu defines it; the build force-includes
 // this header into kernel.cu, so a definition that drifts from it does not compile. It is included
 // before anything else, also where the kit is not on the include path (a kernel built from its
-// exported file), so it includes the vendor's half header itself, chosen as common/gpu/vendor.h
-// chooses the vendor.
+// exported file), so it includes the vendor's half header itself, chosen by the kit's one platform
+// test (common/gpu/platform.h).
 #pragma once
 
-#if defined(KIT_BACKEND_HIP) || defined(__HIPCC__) || defined(__HIP__) ||                          \
-    defined(__HIP_PLATFORM_AMD__)
+// By its path from this file, so that it is found without the kit on the include path.
+#include "../../common/gpu/platform.h"
+
+#if KIT_HIP
 #include <hip/hip_fp16.h>
 #else
 #include <cuda_fp16.h>

@@ -28,6 +28,7 @@
 #include "collectives/warp.h"
 #include "gpu/check.h"
 #include "gpu/device_scratch.h"
+#include "gpu/scoped_atomics.h"
 #include "gpu/vendor.h"
 #include "primitives/grid_reduce.h"
 

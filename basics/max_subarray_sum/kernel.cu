@@ -20,6 +20,7 @@
 #include "collectives/block.h"
 #include "gpu/check.h"
 #include "gpu/device.h"
+#include "gpu/scoped_atomics.h"
 #include "gpu/vendor.h"
 #include "primitives/grid_reduce.h"
 

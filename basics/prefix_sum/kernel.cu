@@ -11,9 +11,11 @@
 //  - Co-residency: ticket order (lookback::draw_tile): a tile waits only for tiles with smaller
 //    tickets, drawn by blocks that had already started, so a plain launch is safe.
 #include "gpu/check.h"
+#include "gpu/tuning_dispatch.h"
 #include "gpu/vendor.h"
 #include "primitives/columns.h"
 #include "primitives/tile_scan.h"
+#include "tuning.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -22,16 +24,10 @@ namespace {
 
 namespace lookback = kit::lookback;
 
-// The tile shape, per target. NVIDIA: 256 threads x 8 float4 passes, 8192-element tiles.
-// gfx908 (and the MI100 persona): 512 x 2, 4096-element tiles, since 8 passes need more than
-// gfx908's 102 SGPRs (22 spilled; 512 x 2 takes 64 SGPRs and 51 VGPRs). Not measured on hardware.
-#if KIT_HIP || defined(KIT_PERSONA_GFX908)
-constexpr int kThreads = 512;
-constexpr int kRounds = 2;
-#else
-constexpr int kThreads = 256;
-constexpr int kRounds = 8;
-#endif
+// The tile shape, per target (tuning.h).
+using Tuning = kit::gpu::VendorTuning<prefix_sum::PrefixSumTuning>;
+constexpr int kThreads = Tuning::kThreads;
+constexpr int kRounds = Tuning::kRounds;
 
 // The scan state: a sum in double.
 struct Sum {

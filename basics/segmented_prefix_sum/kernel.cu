@@ -17,8 +17,10 @@
 // groups per lane took 167). The tile states (40 bytes a tile, 1 MB at the judge's N) live in
 // scratch memory kept across calls and zeroed when it grows.
 #include "gpu/check.h"
+#include "gpu/tuning_dispatch.h"
 #include "gpu/vendor.h"
 #include "primitives/tile_scan.h"
+#include "tuning.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -42,17 +44,10 @@ struct SegmentSum {
   __device__ bool absorbs() const { return starts != 0; }
 };
 
-// The tile shapes, per target. NVIDIA: 128 threads x 4 rounds of four elements per lane (on the
-// H100 at the judge's size, 91% of a same-byte copy against 86% for 256 x 4 and 82% for 512 x 2).
-// gfx908 (and the MI100 persona): 512 threads x 2 rounds, since 4 rounds need more than gfx908's
-// 102 SGPRs (11 spill to VGPR lanes); not measured on hardware.
-#if KIT_HIP || defined(KIT_PERSONA_GFX908)
-constexpr int kThreads = 512;
-constexpr int kRounds = 2;
-#else
-constexpr int kThreads = 128;
-constexpr int kRounds = 4;
-#endif
+// The tile shape, per target (tuning.h).
+using Tuning = kit::gpu::VendorTuning<segmented_prefix_sum::SegmentedScanTuning>;
+constexpr int kThreads = Tuning::kThreads;
+constexpr int kRounds = Tuning::kRounds;
 
 // Four elements: their values and a bit per segment start (the flags are needed only as bits,
 // which keeps the tile's registers down to five per group).

@@ -19,6 +19,7 @@
 #include "collectives/block.h"
 #include "gpu/backoff.h"
 #include "gpu/launch.h"
+#include "gpu/scoped_atomics.h"
 #include "gpu/vendor.h"
 
 #include <algorithm>

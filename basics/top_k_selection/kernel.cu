@@ -35,6 +35,7 @@
 #include "gpu/check.h"
 #include "gpu/device_scratch.h"
 #include "gpu/launch.h"
+#include "gpu/scoped_atomics.h"
 #include "gpu/vendor.h"
 #include "primitives/grid_reduce.h"
 #include "primitives/radix_sort.h"

@@ -23,6 +23,7 @@
 #include "gpu/check.h"
 #include "gpu/device.h"
 #include "gpu/device_scratch.h"
+#include "gpu/scoped_atomics.h"
 #include "gpu/vendor.h"
 
 #include <cmath>

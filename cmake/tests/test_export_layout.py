@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Unit tests of the LeetGPU file's last pass (cmake/export_layout.py): system includes hoisted
-once, conditional ones left in place, headers without code removed with their includes, header
-descriptions and the exporter's own bookkeeping lines gone, the kernel's comments kept."""
+once, conditional ones left in place, headers without code removed with their includes (but for
+include wrappers, whose includes stay), header descriptions and the exporter's own bookkeeping
+lines gone, the kernel's comments kept."""
 
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from export_layout import lay_out  # noqa: E402
+from export_layout import include_wrappers, lay_out  # noqa: E402
 
 
 def text(*lines):
@@ -71,6 +72,24 @@ class Layout(unittest.TestCase):
         self.assertNotIn("unistd", out)
         self.assertIn("#include <cstdint>", out)
         self.assertIn("// ---- begin outer.h (inlined) ----\ninline int kept()", out)
+
+    def test_an_include_wrapper_goes_but_its_includes_stay(self):
+        source = text(
+            "// ---- begin half.h (inlined) ----",
+            "// half.h: the vendor's half-precision header.",
+            "#include <cuda_fp16.h>",
+            "// ---- end half.h ----",
+            "// ---- begin pruned.h (inlined) ----",
+            "#include <unistd.h>",
+            "inline int unused() { return 1; }",
+            "// ---- end pruned.h ----",
+            'extern "C" void solve(const __half *x) {}',
+        )
+        self.assertEqual(include_wrappers(source), {"half.h"})
+        pruned = source.replace("inline int unused() { return 1; }\n", "")
+        out = lay_out(pruned, include_wrappers(source))
+        self.assertEqual(out, text("#include <cuda_fp16.h>", "",
+                                   'extern "C" void solve(const __half *x) {}'))
 
     def test_blank_lines_collapse(self):
         out = lay_out(text("// k.", "", "", "", "int a;", "", ""))

@@ -1,11 +1,14 @@
 // Warp collectives: shuffles of any value type, reduce and inclusive/exclusive scan over a warp,
-// generic over the warp size (32 or 64 lanes). Layered as CUB's and rocPRIM's warp primitives:
-// only the vendor layer's shuffles underneath (gpu/vendor.h).
+// the maximum of a float, generic over the warp size (32 or 64 lanes). Layered as CUB's and
+// rocPRIM's warp primitives: only the vendor layer underneath (gpu/vendor.h's shuffles, AMD's DPP
+// lane moves of gpu/dpp_lane_moves.h).
 //
 // Every function is a collective: all lanes of the warp must call it.
 #pragma once
 
 #include "gpu/vendor.h"
+
+#include "gpu/dpp_lane_moves.h" // after vendor.h: where KIT_DPP is 0, exports keep none of it
 
 #include <cstring>
 #include <type_traits>
@@ -184,6 +187,22 @@ __device__ __forceinline__ T warp_exclusive_scan(T v, Op op, T identity, T &warp
 }
 
 #endif // KIT_DPP
+
+// Maximum of a float over the warp, for values that are not NaN; every lane receives it. Where the
+// vendor layer has a one-instruction warp reduction (KIT_WARP_REDUX: NVIDIA sm_80 and later) it
+// runs on an order-preserving integer image of the float (negative values have their magnitude
+// bits flipped), elsewhere a butterfly of shuffles.
+__device__ __forceinline__ float warp_max(float x) {
+#if KIT_WARP_REDUX
+  const auto ordered = [](int bits) { return bits ^ ((bits >> 31) & 0x7fffffff); };
+  return __int_as_float(ordered(warp_redux_max(ordered(__float_as_int(x)))));
+#else
+#pragma unroll
+  for (int offset = KIT_WARP_SIZE / 2; offset > 0; offset /= 2)
+    x = fmaxf(x, warp_shfl_xor(x, offset));
+  return x;
+#endif
+}
 
 #endif // device compilation
 

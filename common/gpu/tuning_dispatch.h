@@ -1,5 +1,6 @@
 // Per-architecture tuning dispatch: the GPU families the kit has tables for, the family of the
-// running device, and with_tuning, which calls a functor with a problem's table for it.
+// running device, with_tuning, which calls a functor with a problem's table for it, and
+// VendorTuning, the table of the compiling vendor for numbers fixed at compile time.
 #pragma once
 
 #include "gpu/device.h"
@@ -53,4 +54,15 @@ template <template <GpuArch> class Tuning, class F> decltype(auto) with_tuning(F
   return f(Tuning<GpuArch::sm90>{});
 #endif
 }
+
+// The table of the compiling vendor, for numbers fixed at compile time without a run-time choice
+// (a kernel's block size where the kernel is not templated on it). One compile serves every NVIDIA
+// family of the build, so on NVIDIA it is sm_90's, and a table used this way gives its other NVIDIA
+// families sm_90's numbers (their entries inherit it).
+#if KIT_HIP || defined(KIT_PERSONA_GFX908)
+// On HIP and under the MI100 persona, gfx908's.
+template <template <GpuArch> class Tuning> using VendorTuning = Tuning<GpuArch::gfx908>;
+#else
+template <template <GpuArch> class Tuning> using VendorTuning = Tuning<GpuArch::sm90>;
+#endif
 } // namespace kit::gpu

@@ -1,35 +1,27 @@
 // The vendor layer: renames and shims, nothing else. Kernels and host code are written once in
 // CUDA spelling (cudaMalloc, __global__, atomicAdd, ...); on HIP the runtime names are mapped to
 // hip* here, and what differs between the vendors at the level of single intrinsics is shimmed:
-// the warp size, warp shuffles, ballots and lane masks, and the scoped atomics through which
-// blocks communicate. Everything built on top (error checks, device queries, launches, back-off,
-// collectives, device-wide primitives) lives in headers of its own.
+// the warp size, warp shuffles, ballots and lane masks. The rest of the vendor layer has headers
+// of its own, each included by the code that uses it: which vendor compiles (gpu/platform.h), the
+// scoped atomics through which blocks communicate (gpu/scoped_atomics.h) and AMD's DPP lane moves
+// (gpu/dpp_lane_moves.h). Everything built on top (error checks, device queries, launches,
+// back-off, collectives, device-wide primitives) lives in headers of its own.
 //
 // Rules for code above this layer: never assume a warp is 32 lanes (use KIT_WARP_SIZE in device
 // code, kit::gpu::device_warp_size() on the host); lane masks are kit::lane_mask_t (64-bit); never
 // call a *_sync intrinsic directly.
 #pragma once
 
-// KIT_BACKEND_HIP comes from the build (kit::backend) so that plain C++ host files compiled by
-// g++ also pick HIP; the other macros cover hipcc/clang compiles such as the exported folders.
-#if defined(KIT_BACKEND_HIP) || defined(__HIPCC__) || defined(__HIP__) ||                          \
-    defined(__HIP_PLATFORM_AMD__)
-#define KIT_HIP 1
+#include "gpu/platform.h"
+
+#if KIT_HIP
 #include <hip/hip_runtime.h>
 #else
-#define KIT_CUDA 1
-// <cuda/atomic> (libcu++, used by the device helpers only) is on nvcc's include path but not on a
-// host compiler's with CUDA 13 (it moved under include/cccl), so plain C++ files skip it.
-#if defined(__CUDACC__)
-#include <cuda/atomic>
-#endif
 #include <cuda_runtime.h>
 #endif
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <type_traits>
 
 // ---------------------------------------------------------------------------------------------
 // Runtime API: CUDA names, mapped to HIP.
@@ -142,6 +134,14 @@ inline constexpr int kMaxBlockThreads = 1024;
 // ---------------------------------------------------------------------------------------------
 #if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__)
 
+// KIT_WARP_REDUX: whether warp_redux_max exists, a whole-warp reduction in one instruction (device
+// code for NVIDIA sm_80 and later; not under the persona, whose warps are 64-lane groups).
+#if KIT_CUDA && !defined(KIT_PERSONA_GFX908) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define KIT_WARP_REDUX 1
+#else
+#define KIT_WARP_REDUX 0
+#endif
+
 __device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x) % KIT_WARP_SIZE; }
 __device__ __forceinline__ int warp_id() { return static_cast<int>(threadIdx.x) / KIT_WARP_SIZE; }
 
@@ -181,6 +181,10 @@ __device__ __forceinline__ lane_mask_t warp_ballot(bool predicate) {
   return static_cast<lane_mask_t>(__ballot_sync(kFullWarp, predicate));
 }
 __device__ __forceinline__ void warp_sync() { __syncwarp(); }
+#if KIT_WARP_REDUX
+// The maximum of `v` over the warp in one instruction (redux.sync, sm_80 and later).
+__device__ __forceinline__ int warp_redux_max(int v) { return __reduce_max_sync(kFullWarp, v); }
+#endif
 #else
 // HIP's shuffles have no mask: a wavefront executes in lock-step. They compile to ds_bpermute_b32
 // (a round trip through the LDS crossbar, no LDS allocated), whose read of a lane with its EXEC bit
@@ -216,21 +220,6 @@ __device__ __forceinline__ void warp_sync() {
 }
 #endif
 
-// Maximum of a float over the warp, for values that are not NaN; every lane receives it. On sm_80
-// and later one redux instruction on an order-preserving integer image of the float (negative
-// values have their magnitude bits flipped), elsewhere a butterfly of shuffles.
-__device__ __forceinline__ float warp_max(float x) {
-#if KIT_CUDA && !defined(KIT_PERSONA_GFX908) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const auto ordered = [](int bits) { return bits ^ ((bits >> 31) & 0x7fffffff); };
-  return __int_as_float(ordered(__reduce_max_sync(kFullWarp, ordered(__float_as_int(x)))));
-#else
-#pragma unroll
-  for (int offset = KIT_WARP_SIZE / 2; offset > 0; offset /= 2)
-    x = fmaxf(x, warp_shfl_xor(x, offset));
-  return x;
-#endif
-}
-
 __device__ __forceinline__ int lane_mask_popcount(lane_mask_t m) { return __popcll(m); }
 // Index of the highest set lane, -1 for an empty mask.
 __device__ __forceinline__ int lane_mask_highest(lane_mask_t m) {
@@ -238,173 +227,6 @@ __device__ __forceinline__ int lane_mask_highest(lane_mask_t m) {
 }
 // Lanes strictly below the calling lane.
 __device__ __forceinline__ lane_mask_t lane_mask_lt() { return (lane_mask_t{1} << lane_id()) - 1; }
-
-// ---------------------------------------------------------------------------------------------
-// DPP lane moves (AMD GCN/CDNA wave64): the data-parallel-primitive modifiers that move a value
-// between lanes inside one VALU instruction, without the LDS round trip of ds_bpermute. The warp
-// collectives build their scans from the moves rocPRIM's warp_scan_dpp uses
-// (rocprim/warp/detail/warp_scan_dpp.hpp): row_shr:k within rows of 16 lanes, row_bcast:15 (lane
-// 15 of each row to the next row, rows 1 and 3 written), row_bcast:31 (lane 31 to rows 2 and 3),
-// wave_shr:1, and for reductions quad_perm swaps within groups of four lanes. dpp_move<kMove,
-// kRowMask>(v) returns, in each lane the move reaches (dpp_source) whose row kRowMask enables, the
-// value of its source lane, and 0 in every other lane (the instruction's `old`, bound_ctrl off);
-// callers use it only where the move reaches (the lane conditions of each move are in
-// collectives/warp.h). The encodings are GFX9's DPP_CTRL (AMD CDNA1 ISA,
-// "DPP_CTRL Enumeration"). KIT_DPP is 1 where they exist: HIP on wave64, and the MI100 persona,
-// which emulates each move through its lane exchange so that the lane logic built on them is
-// executed (not only compiled) on NVIDIA.
-// ---------------------------------------------------------------------------------------------
-#if (KIT_HIP && KIT_WARP_SIZE == 64) || defined(KIT_PERSONA_GFX908)
-#define KIT_DPP 1
-#else
-#define KIT_DPP 0
-#endif
-
-#if KIT_DPP
-enum DppMove : int {
-  kDppQuadSwap1 = 0xb1, // quad_perm:[1,0,3,2]: lane ^ 1
-  kDppQuadSwap2 = 0x4e, // quad_perm:[2,3,0,1]: lane ^ 2
-  kDppRowShr1 = 0x111,
-  kDppRowShr2 = 0x112,
-  kDppRowShr4 = 0x114,
-  kDppRowShr8 = 0x118,
-  kDppWaveShr1 = 0x138,
-  kDppRowBcast15 = 0x142,
-  kDppRowBcast31 = 0x143,
-};
-
-// The lane whose value move `move` brings to `lane` (0-63), or -1 where it brings none and the
-// lane keeps the instruction's `old` operand (bound_ctrl off): row_shr:k in the first k lanes of
-// each row, wave_shr:1 in lane 0, row_bcast:15 in row 0, row_bcast:31 in rows 0 and 1.
-__host__ __device__ constexpr int dpp_source(int move, int lane) {
-  if (move == kDppQuadSwap1)
-    return lane ^ 1;
-  if (move == kDppQuadSwap2)
-    return lane ^ 2;
-  if (move >= kDppRowShr1 && move <= kDppRowShr1 + 14) {
-    const int shift = move - kDppRowShr1 + 1;
-    return lane % 16 >= shift ? lane - shift : -1;
-  }
-  if (move == kDppWaveShr1)
-    return lane >= 1 ? lane - 1 : -1;
-  if (move == kDppRowBcast15)
-    return lane >= 16 ? (lane & ~15) - 1 : -1;
-  if (move == kDppRowBcast31)
-    return lane >= 32 ? 31 : -1;
-  return -1;
-}
-
-template <int kMove, int kRowMask = 0xf> __device__ __forceinline__ unsigned dpp_move(unsigned v) {
-#if KIT_HIP
-  return static_cast<unsigned>(
-      __builtin_amdgcn_update_dpp(0, static_cast<int>(v), kMove, kRowMask, 0xf, false));
-#else
-  // The persona, lane for lane as the hardware: the source lane's value where the move reaches
-  // and kRowMask enables the lane's row (of 16), `old` (0) everywhere else (where the exchange,
-  // given no source, reads the lane's own value).
-  const int lane = persona::lane();
-  const unsigned moved = persona::exchange(v, [](int l) { return dpp_source(kMove, l); });
-  return ((kRowMask >> (lane / 16)) & 1) && dpp_source(kMove, lane) >= 0 ? moved : 0u;
-#endif
-}
-
-#endif // KIT_DPP
-
-// ---------------------------------------------------------------------------------------------
-// Inter-block communication. Every load and store through which one block reads what another
-// wrote goes through these device-scope atomics, on both vendors: plain or volatile accesses may
-// be served from a non-coherent cache (NVIDIA's L1; gfx908's per-CU vector L1, which agent-scope
-// atomics bypass and acquires invalidate: LLVM AMDGPUUsage, "Memory Model GFX9"), and only atomics
-// carry the scope that makes them coherent. T is any 4- or 8-byte type
-// (int, unsigned, float, double, std::uint64_t). Relaxed orders nothing else; acquire orders
-// every later access of the thread after the load; release every earlier access before the
-// store, so data written before a release store may be read with plain loads after the acquire
-// load that sees it (the acquire invalidates what the reader's caches held).
-namespace detail {
-template <class T> struct AtomicSize {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "the atomic helpers move 4- or 8-byte values");
-};
-#if KIT_CUDA
-template <class T> using DeviceAtomicRef = cuda::atomic_ref<T, cuda::thread_scope_device>;
-#endif
-} // namespace detail
-
-template <class T> __device__ __forceinline__ T gpu_load_relaxed(const T *p) {
-  (void)detail::AtomicSize<T>{};
-#if KIT_CUDA
-  return detail::DeviceAtomicRef<T>(*const_cast<T *>(p)).load(cuda::memory_order_relaxed);
-#else
-  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-#endif
-}
-template <class T> __device__ __forceinline__ T gpu_load_acquire(const T *p) {
-  (void)detail::AtomicSize<T>{};
-#if KIT_CUDA
-  return detail::DeviceAtomicRef<T>(*const_cast<T *>(p)).load(cuda::memory_order_acquire);
-#else
-  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
-#endif
-}
-template <class T> __device__ __forceinline__ void gpu_store_relaxed(T *p, T v) {
-  (void)detail::AtomicSize<T>{};
-#if KIT_CUDA
-  detail::DeviceAtomicRef<T>(*p).store(v, cuda::memory_order_relaxed);
-#else
-  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-#endif
-}
-template <class T> __device__ __forceinline__ void gpu_store_release(T *p, T v) {
-  (void)detail::AtomicSize<T>{};
-#if KIT_CUDA
-  detail::DeviceAtomicRef<T>(*p).store(v, cuda::memory_order_release);
-#else
-  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
-#endif
-}
-
-// Relaxed device-scope 64-bit atomic max (no ordering of other memory). Publishing a state word
-// with it makes the state monotonic when several threads may publish in either order.
-__device__ __forceinline__ void gpu_atomic_max_relaxed(std::uint64_t *p, std::uint64_t v) {
-#if KIT_CUDA
-  atomicMax(reinterpret_cast<unsigned long long *>(p), static_cast<unsigned long long>(v));
-#else
-  __hip_atomic_fetch_max(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-#endif
-}
-
-// Block-scope atomic load and store of shared memory, for a value one warp writes and another
-// reads without a barrier in between (ordered by a block-scope fence and an arrival counter). On
-// NVIDIA they are read-modify-write atomics (an exchange; an add of 0): a relaxed block-scope load
-// or store compiles to a plain shared-memory access, which compute-sanitizer's racecheck cannot
-// tell from a racy one, while the atomic instructions it recognises. They are as cheap where they
-// are used (a few per block).
-namespace detail {
-template <class T>
-using AtomicWord = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
-}
-template <class T> __device__ __forceinline__ T block_load_relaxed(const T *p) {
-  (void)detail::AtomicSize<T>{};
-#if KIT_CUDA
-  using Word = detail::AtomicWord<T>;
-  const Word bits = atomicAdd(reinterpret_cast<Word *>(const_cast<T *>(p)), Word{0});
-  T value;
-  std::memcpy(&value, &bits, sizeof(T));
-  return value;
-#else
-  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
-#endif
-}
-template <class T> __device__ __forceinline__ void block_store_relaxed(T *p, T v) {
-  (void)detail::AtomicSize<T>{};
-#if KIT_CUDA
-  using Word = detail::AtomicWord<T>;
-  Word bits;
-  std::memcpy(&bits, &v, sizeof(T));
-  atomicExch(reinterpret_cast<Word *>(p), bits);
-#else
-  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
-#endif
-}
 
 #endif // device compilation
 

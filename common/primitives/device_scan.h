@@ -29,6 +29,7 @@
 #include "gpu/check.h"
 #include "gpu/device.h"
 #include "gpu/launch.h"
+#include "gpu/scoped_atomics.h"
 #include "gpu/vendor.h"
 #include "primitives/lookback.h"
 #include "primitives/lookback_workspace.h"

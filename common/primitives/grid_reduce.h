@@ -4,6 +4,7 @@
 #pragma once
 
 #include "collectives/block.h"
+#include "gpu/scoped_atomics.h"
 
 namespace kit {
 

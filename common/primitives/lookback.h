@@ -23,6 +23,7 @@
 
 #include "collectives/warp.h"
 #include "gpu/backoff.h"
+#include "gpu/scoped_atomics.h"
 #include "gpu/vendor.h"
 
 #include <cstddef>

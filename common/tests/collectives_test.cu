@@ -3,10 +3,12 @@
 // contribute the identity); the scans also with an operator that does not commute, in every lane,
 // so that op(earlier, later) is the order they apply. Where the DPP lane moves exist (HIP wave64,
 // the MI100 persona), each move and row mask the collectives use, in every lane, against the
-// lanes GFX9's DPP_CTRL encodings name (decoded here from the encoding, not from gpu/vendor.h).
+// lanes GFX9's DPP_CTRL encodings name (decoded here from the encoding, not from
+// gpu/dpp_lane_moves.h).
 #include "collectives/block.h"
 #include "gpu/check.h"
 #include "gpu/device.h"
+#include "gpu/dpp_lane_moves.h"
 #include "testing/test_support.h"
 
 #include <algorithm>

@@ -9,6 +9,7 @@
 #include "gpu/device.h"
 #include "gpu/launch.h"
 #include "gpu/math.h"
+#include "gpu/scoped_atomics.h"
 #include "gpu/vendor.h"
 #include "testing/test_support.h"
 

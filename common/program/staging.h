@@ -14,6 +14,9 @@
 // Work on different slots runs on different streams: callbacks that depend on each other order
 // themselves with events, and join() makes every slot's stream wait for all of them (e.g. between
 // the statistics and the normalisation of a softmax).
+//
+// Host code of the contest programs' solve() (prefix_sum, softmax), on the host thread pool
+// (io/threads.h) and the runtime's streams: part of the programs' frame, not of the device layer.
 #pragma once
 
 #include "gpu/check.h"
